@@ -1,0 +1,55 @@
+// The one event stream a turn produces. Every face (CLI, servers, telemetry) consumes it;
+// none re-implements the turn loop. Events marked "live only" are not persisted: their
+// content is stored once, coalesced, as `message` / `thinking` events.
+
+export type TurnStatus = 'completed' | 'failed' | 'cancelled';
+
+export interface UsageFigures {
+  inputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  cachedInputTokens: number;
+}
+
+export type TurnEventBody =
+  | { type: 'turn-start'; syndicate: string; input: string }
+  | { type: 'route'; route: string; reason: string; source: 'override' | 'classifier' | 'fallback' }
+  | { type: 'delegation-start'; to: string; request: string; callId: string }
+  | { type: 'delegation-end'; to: string; callId: string; output: string; isError: boolean }
+  | { type: 'tool-call'; tool: string; callId: string; input: unknown }
+  | { type: 'tool-result'; tool: string; callId: string; output: unknown; isError: boolean }
+  /** live only */
+  | { type: 'text-delta'; delta: string }
+  /** live only */
+  | { type: 'thinking-delta'; delta: string }
+  /** An agent's complete text for one model step. */
+  | { type: 'message'; text: string }
+  /** An agent's complete thinking for one model step: stored, never fed back to a model. */
+  | { type: 'thinking'; text: string }
+  | { type: 'status'; message: string }
+  | { type: 'warning'; message: string }
+  | ({ type: 'usage'; provider: string; model: string } & UsageFigures)
+  | { type: 'error'; message: string; code: string }
+  | { type: 'turn-end'; status: TurnStatus; output: string; error?: string };
+
+export type TurnEventType = TurnEventBody['type'];
+
+/** Common envelope: which turn, which agent, and when. */
+export interface TurnEventEnvelope {
+  turnId: string;
+  agent: string;
+  /** Milliseconds since the epoch. */
+  at: number;
+  /** Nesting level of `agent`: 0 for the root, +1 per delegation. */
+  depth: number;
+}
+
+export type TurnEvent = TurnEventEnvelope & TurnEventBody;
+
+export type TurnEventOf<T extends TurnEventType> = TurnEventEnvelope & Extract<TurnEventBody, { type: T }>;
+
+const LIVE_ONLY: ReadonlySet<TurnEventType> = new Set(['text-delta', 'thinking-delta']);
+
+export function isPersisted(event: TurnEvent): boolean {
+  return !LIVE_ONLY.has(event.type);
+}

@@ -1,0 +1,39 @@
+import type { TurnEvent } from '../runtime/events.js';
+
+// The storage boundary. Every method is async so a network database (PostgreSQL) can
+// implement it unchanged; no SQL leaves store/. A conformance suite
+// (test/store/conformance.ts) runs against every implementation.
+
+export interface SessionRecord {
+  id: string;
+  syndicate: string;
+  createdAt: number;
+  updatedAt: number;
+  eventCount: number;
+}
+
+export interface StoredEvent {
+  /** Monotonic within a session: the order events were appended. */
+  seq: number;
+  sessionId: string;
+  event: TurnEvent;
+}
+
+export interface ReadEventsOptions {
+  /** Only events with seq greater than this. */
+  afterSeq?: number;
+  limit?: number;
+}
+
+export interface Store {
+  /** Creates the session if it does not exist; returns it either way. */
+  openSession(id: string, syndicate: string): Promise<SessionRecord>;
+  getSession(id: string): Promise<SessionRecord | undefined>;
+  listSessions(options?: { syndicate?: string; limit?: number }): Promise<SessionRecord[]>;
+  /** Returns false when there was no such session. */
+  deleteSession(id: string): Promise<boolean>;
+  /** Appends atomically: all of the batch is stored or none of it. O(batch), never O(session). */
+  appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<void>;
+  readEvents(sessionId: string, options?: ReadEventsOptions): Promise<StoredEvent[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,17 @@
+import type { AnyTool } from './tool.js';
+import { calculator } from './builtin/calculator.js';
+import { currentTime } from './builtin/currentTime.js';
+import { textStats } from './builtin/textStats.js';
+
+export type ToolRegistry = ReadonlyMap<string, AnyTool>;
+
+export function createToolRegistry(tools: readonly AnyTool[]): ToolRegistry {
+  const registry = new Map<string, AnyTool>();
+  for (const tool of tools) {
+    if (registry.has(tool.name)) throw new Error(`tool '${tool.name}' is registered twice`);
+    registry.set(tool.name, tool);
+  }
+  return registry;
+}
+
+export const builtinTools: ToolRegistry = createToolRegistry([calculator, currentTime, textStats]);
