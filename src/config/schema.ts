@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeOutputSchema } from './normalizeOutputSchema.js';
 
 // One schema for a syndicate file. Field names follow melchizedek-agents so its files load
 // unchanged; unknown keys are refused so a typo is an error, not a silently ignored field.
@@ -34,8 +35,12 @@ export const generateContentConfigSchema = z
   })
   .strict();
 
-/** JSON Schema as written in YAML: Gemini-style UPPERCASE types or standard lowercase ones. */
-export const outputSchemaSchema = z.record(z.string(), z.unknown());
+/** JSON Schema as written in YAML (Gemini-style UPPERCASE types or standard lowercase ones), parsed to lowercase JSON Schema 7. */
+export const outputSchemaSchema = z.record(z.string(), z.unknown()).transform((schema, ctx) => {
+  const { schema: normalized, problems } = normalizeOutputSchema(schema);
+  for (const problem of problems) ctx.addIssue({ code: 'custom', path: [...problem.path], message: problem.message });
+  return normalized;
+});
 
 export const scriptStepSchema = z
   .object({
@@ -125,7 +130,10 @@ export const syndicateFileSchema = z
     syndicate_name: z.string().min(1),
     description: z.string().optional(),
     memory_system: z.enum(['internal-only', 'session-only', 'long-term']).optional(),
-    memory_namespace: z.string().regex(/^[A-Za-z0-9._-]{1,96}$/).optional(),
+    memory_namespace: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,96}$/, 'must be 1-96 characters of letters, digits, ., _ or -')
+      .optional(),
     memory_extraction_rules: z.string().optional(),
     variables: z.record(z.string(), variableValueSchema).optional(),
     guards: z.array(z.string().min(1)).optional(),

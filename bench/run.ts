@@ -1,0 +1,11 @@
+import { benchColdStart } from './coldStart.js';
+import { benchSessionAppend } from './sessionAppend.js';
+import { benchTurnOverhead } from './turnOverhead.js';
+
+// `npm run bench`: prints figures, asserts nothing. Machines here are noisy: compare
+// figures within one run, not across runs.
+
+console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
+await benchTurnOverhead();
+await benchSessionAppend();
+await benchColdStart();

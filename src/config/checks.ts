@@ -1,0 +1,107 @@
+import { isRecord, type Path, type Problem } from './problem.js';
+import { DEFAULT_ROUTE_FLAGS, findRoute } from './routes.js';
+import { subagentSchema } from './schema.js';
+import { closestMatch } from './suggest.js';
+
+// Checks the schema cannot express: they need the tool list or look across fields.
+// They read the raw (interpolated) data so they still report when the schema found other problems.
+
+interface RawAgent {
+  path: Path;
+  fields: Record<string, unknown>;
+}
+
+interface RawSubagent extends RawAgent {
+  index: number;
+}
+
+/** Fields a subagent entry may carry besides the mount itself. */
+const MOUNT_FIELDS = new Set(['name', 'description', 'yaml_reference']);
+const SUBAGENT_FIELDS = new Set(Object.keys(subagentSchema.shape));
+
+export function fileAgents(data: unknown): RawAgent[] {
+  if (!isRecord(data)) return [];
+  const agents: RawAgent[] = isRecord(data['orchestrator']) ? [{ path: ['orchestrator'], fields: data['orchestrator'] }] : [];
+  return agents.concat(subagentEntries(data));
+}
+
+export function subagentEntries(data: unknown): RawSubagent[] {
+  const subagents = isRecord(data) ? data['subagents'] : undefined;
+  if (!Array.isArray(subagents)) return [];
+  return subagents.flatMap((fields: unknown, index) => (isRecord(fields) ? [{ index, path: ['subagents', index], fields }] : []));
+}
+
+export function toolProblems(data: unknown, knownTools: readonly string[]): Problem[] {
+  return fileAgents(data).flatMap(({ path, fields }) => {
+    const tools = fields['tools'];
+    if (!Array.isArray(tools)) return [];
+    return tools.flatMap((tool: unknown, index): Problem[] => {
+      if (typeof tool !== 'string' || knownTools.includes(tool)) return [];
+      return [{ path: [...path, 'tools', index], message: `unknown tool '${tool}' — ${suggestion(tool, knownTools, 'known tools')}` }];
+    });
+  });
+}
+
+export function dispatchProblems(data: unknown): Problem[] {
+  const dispatch = isRecord(data) ? data['dispatch'] : undefined;
+  if (!isRecord(dispatch)) return [];
+  const names = subagentEntries(data).flatMap(({ fields }) => (typeof fields['name'] === 'string' ? [fields['name']] : []));
+  const overrides: unknown[] = Array.isArray(dispatch['route_overrides']) ? dispatch['route_overrides'] : [];
+  const overrideProblems = overrides.flatMap((override, index): Problem[] => {
+    if (!isRecord(override)) return [];
+    const path = ['dispatch', 'route_overrides', index];
+    return [...routeProblem(override['route'], [...path, 'route'], names), ...patternProblems(override, path)];
+  });
+  return [...routeProblem(dispatch['default_route'], ['dispatch', 'default_route'], names), ...overrideProblems];
+}
+
+/** Remote A2A agents cannot run yet, and a mounted entry takes everything but its name and description from the mounted file. */
+export function subagentEntryProblems(data: unknown): Problem[] {
+  return subagentEntries(data).flatMap(({ path, fields }): Problem[] => {
+    if (fields['a2a_agent_url'] !== undefined) {
+      return [
+        {
+          path: [...path, 'a2a_agent_url'],
+          message: 'a2a_agent_url is not supported yet in this version — remove this subagent or mount a local syndicate with yaml_reference',
+        },
+      ];
+    }
+    if (fields['yaml_reference'] === undefined) return [];
+    return Object.keys(fields)
+      .filter((key) => SUBAGENT_FIELDS.has(key) && !MOUNT_FIELDS.has(key))
+      .map((key) => ({
+        path: [...path, key],
+        anchor: 'key',
+        message: `not used with yaml_reference: the mounted file's orchestrator sets it — move it there or remove it`,
+      }));
+  });
+}
+
+function routeProblem(route: unknown, path: Path, names: readonly string[]): Problem[] {
+  if (typeof route !== 'string' || findRoute(route, names) !== undefined) return [];
+  return [{ path, message: `'${route}' is not a subagent of this syndicate — ${suggestion(route, names, 'declared subagents')}` }];
+}
+
+function patternProblems(override: Record<string, unknown>, path: Path): Problem[] {
+  const { pattern, flags = DEFAULT_ROUTE_FLAGS } = override;
+  if (typeof flags !== 'string' || typeof pattern !== 'string') return [];
+  const flagsError = regexError('', flags);
+  if (flagsError) return [{ path: [...path, 'flags'], message: `invalid regex flags '${flags}' — use letters from d, g, i, m, s, u, v, y` }];
+  const patternError = regexError(pattern, flags);
+  return patternError ? [{ path: [...path, 'pattern'], message: `does not compile as a regular expression: ${patternError}` }] : [];
+}
+
+function regexError(pattern: string, flags: string): string | undefined {
+  try {
+    new RegExp(pattern, flags);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function suggestion(name: string, candidates: readonly string[], listLabel: string): string {
+  const match = closestMatch(name, candidates);
+  if (match) return `did you mean '${match}'?`;
+  return candidates.length > 0 ? `${listLabel}: ${candidates.join(', ')}` : `there are no ${listLabel}`;
+}

@@ -1,0 +1,35 @@
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { builtinTools } from '../tools/registry.js';
+import { buildSyndicate, type ValidatedSyndicate } from './buildDefinition.js';
+import type { SyndicateDefinition } from './definition.js';
+import { SyndicateConfigError, sortIssues } from './errors.js';
+import { loadFile, type LoadContext, type LoadedFile } from './loadFile.js';
+import { readSource } from './references.js';
+import type { VariableValue } from './schema.js';
+import { duplicateNameIssues } from './uniqueNames.js';
+
+export interface LoadSyndicateOptions {
+  /** Override the file's `variables:` (from --bind / --bindings). */
+  bindings?: Record<string, VariableValue>;
+  /** Tool names agents may list; defaults to the built-in tools. */
+  knownTools?: Iterable<string>;
+}
+
+/** Reads, validates and resolves a syndicate file. Throws SyndicateConfigError listing every issue found. */
+export function loadSyndicate(file: string, options: LoadSyndicateOptions = {}): SyndicateDefinition {
+  const source = readSource(file);
+  if ('error' in source) throw new SyndicateConfigError([{ file, line: 0, column: 0, path: '', message: source.error }]);
+  const realFile = realpathSync(file);
+  const context: LoadContext = { jail: path.dirname(realFile), knownTools: [...(options.knownTools ?? builtinTools.keys())], issues: [] };
+  const root = loadFile(context, { file: realFile, display: file, text: source.text, inherited: options.bindings ?? {}, chain: [] });
+  const issues = [...context.issues, ...(root ? duplicateNameIssues(root) : [])];
+  if (!root || issues.length > 0) throw new SyndicateConfigError(sortIssues(issues));
+  return buildSyndicate(validated(root));
+}
+
+function validated(loaded: LoadedFile): ValidatedSyndicate {
+  if (loaded.config === undefined) throw new Error(`internal error: ${loaded.display} failed validation without reporting an issue`);
+  const mounts = new Map([...loaded.mounts].map(([index, mounted]) => [index, validated(mounted)]));
+  return { file: loaded.file, config: loaded.config, variables: loaded.variables, mounts };
+}

@@ -1,0 +1,47 @@
+import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { ModelConfigError } from './errors.js';
+
+// Wrappers that turn setup problems into one clear error at the first model call, so that
+// resolving (and validating) a syndicate never needs keys or running servers.
+
+/** Same identity as `model`, but every call fails with `message`. */
+export function unconfiguredModel(model: LanguageModelV3, message: string): LanguageModelV3 {
+  const fail = (): Promise<never> => Promise.reject(new ModelConfigError(message));
+  return {
+    specificationVersion: 'v3',
+    provider: model.provider,
+    modelId: model.modelId,
+    supportedUrls: {},
+    doGenerate: fail,
+    doStream: fail,
+  };
+}
+
+const CONNECTION_FAILURES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+
+function isConnectionFailure(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current = error;
+  while (current instanceof Error && !seen.has(current)) {
+    seen.add(current);
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECTION_FAILURES.has(code)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/** Rethrows "nothing listens there" as a ModelConfigError with `message`; other errors pass through untouched. */
+export function withUnreachableHint(model: LanguageModelV3, message: string): LanguageModelV3 {
+  const explain = (error: unknown): never => {
+    throw isConnectionFailure(error) ? new ModelConfigError(message, { cause: error }) : error;
+  };
+  return {
+    specificationVersion: 'v3',
+    provider: model.provider,
+    modelId: model.modelId,
+    supportedUrls: model.supportedUrls,
+    doGenerate: (options: LanguageModelV3CallOptions) => Promise.resolve(model.doGenerate(options)).catch(explain),
+    doStream: (options: LanguageModelV3CallOptions) => Promise.resolve(model.doStream(options)).catch(explain),
+  };
+}

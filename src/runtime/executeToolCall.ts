@@ -1,0 +1,69 @@
+import type { LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
+import type { CompiledAgent } from './compileSyndicate.js';
+import type { ModelToolCall } from './callModel.js';
+import { errorMessage, isTurnFatal } from './errors.js';
+import type { TurnContext } from './turnContext.js';
+import type { ToolResult } from '../tools/tool.js';
+
+// Runs one tool call the model asked for. Every outcome short of a turn-ending error comes
+// back as a result the model can read: bad arguments, an unknown tool, a throwing tool,
+// a failed subagent.
+
+export type RunSubagent = (turn: TurnContext, agent: CompiledAgent, request: string, depth: number) => Promise<string>;
+
+async function delegate(turn: TurnContext, parent: CompiledAgent, sub: CompiledAgent, call: ModelToolCall, args: unknown, depth: number, runSubagent: RunSubagent): Promise<ToolResult> {
+  const request = (args as { request?: unknown } | null)?.request;
+  if (typeof request !== 'string' || request.trim() === '') {
+    return { isError: true, output: `To consult ${sub.name}, call it with {"request": "<what you need>"}.` };
+  }
+  turn.emit(parent.name, depth, { type: 'delegation-start', to: sub.name, request, callId: call.toolCallId });
+  try {
+    const output = await runSubagent(turn, sub, request, depth + 1);
+    turn.emit(parent.name, depth, { type: 'delegation-end', to: sub.name, callId: call.toolCallId, output, isError: false });
+    return { isError: false, output };
+  } catch (error) {
+    if (isTurnFatal(error, turn.signal)) throw error;
+    const output = `${sub.name} failed: ${errorMessage(error)}`;
+    turn.emit(parent.name, depth, { type: 'delegation-end', to: sub.name, callId: call.toolCallId, output, isError: true });
+    return { isError: true, output };
+  }
+}
+
+async function invokeTool(turn: TurnContext, agent: CompiledAgent, call: ModelToolCall, args: unknown): Promise<ToolResult> {
+  const tool = agent.tools.get(call.toolName);
+  if (!tool) {
+    const available = [...agent.subagents.keys(), ...agent.tools.keys()];
+    return { isError: true, output: `There is no tool '${call.toolName}'. Available: ${available.join(', ') || 'none'}.` };
+  }
+  const input = tool.inputSchema.safeParse(args);
+  if (!input.success) {
+    const problems = input.error.issues.map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`);
+    return { isError: true, output: `Invalid arguments for ${tool.name}: ${problems.join('; ')}` };
+  }
+  try {
+    const output = await tool.execute(input.data, { agent: agent.name, turnId: turn.turnId, sessionId: turn.sessionId, signal: turn.signal });
+    return { isError: false, output: output ?? null };
+  } catch (error) {
+    if (turn.signal.aborted) throw error;
+    return { isError: true, output: `${tool.name} failed: ${errorMessage(error)}` };
+  }
+}
+
+export async function executeToolCall(turn: TurnContext, agent: CompiledAgent, call: ModelToolCall, depth: number, runSubagent: RunSubagent): Promise<ToolResult> {
+  const { args } = call;
+  const sub = agent.subagents.get(call.toolName);
+  if (sub) {
+    if (!args.ok) return { isError: true, output: `Could not consult ${sub.name}: ${args.problem}.` };
+    return delegate(turn, agent, sub, call, args.value, depth, runSubagent);
+  }
+  turn.emit(agent.name, depth, { type: 'tool-call', tool: call.toolName, callId: call.toolCallId, input: args.ok ? args.value : call.input });
+  const result = args.ok ? await invokeTool(turn, agent, call, args.value) : { isError: true as const, output: `Invalid arguments for ${call.toolName}: ${args.problem}` };
+  turn.emit(agent.name, depth, { type: 'tool-result', tool: call.toolName, callId: call.toolCallId, output: result.output, isError: result.isError });
+  return result;
+}
+
+export function toolResultOutput(result: ToolResult): LanguageModelV3ToolResultOutput {
+  if (result.isError) return { type: 'error-text', value: result.output };
+  if (typeof result.output === 'string') return { type: 'text', value: result.output };
+  return { type: 'json', value: result.output as never };
+}

@@ -1,0 +1,54 @@
+import type { LanguageModelV3Message } from '@ai-sdk/provider';
+
+// What one agent sees of earlier turns: its own replies as its own, other agents' replies
+// labelled with their names, the user's messages as they were. Thoughts, tool calls and
+// tool payloads are never projected (they are kept in the store, not fed back).
+
+export interface TurnRecord {
+  turnId: string;
+  input: string;
+  /** Complete agent messages of that turn, in order. */
+  entries: Array<{ agent: string; text: string }>;
+}
+
+export interface ProjectionLimits {
+  maxChars: number;
+  maxTurns: number;
+}
+
+export const DEFAULT_PROJECTION_LIMITS: ProjectionLimits = { maxChars: 40_000, maxTurns: 16 };
+
+function turnChars(turn: TurnRecord): number {
+  let chars = turn.input.length;
+  for (const entry of turn.entries) chars += entry.text.length + entry.agent.length + 4;
+  return chars;
+}
+
+function projectTurn(turn: TurnRecord, agent: string, out: LanguageModelV3Message[]): void {
+  let pending = turn.input;
+  for (const entry of turn.entries) {
+    if (entry.agent === agent) {
+      out.push({ role: 'user', content: [{ type: 'text', text: pending }] });
+      out.push({ role: 'assistant', content: [{ type: 'text', text: entry.text }] });
+      pending = '';
+    } else {
+      pending += `${pending ? '\n\n' : ''}[${entry.agent}]: ${entry.text}`;
+    }
+  }
+  if (pending) out.push({ role: 'user', content: [{ type: 'text', text: pending }] });
+}
+
+/** Newest turns win: the window is the longest suffix within both limits. */
+export function projectTranscript(history: readonly TurnRecord[], agent: string, limits: ProjectionLimits = DEFAULT_PROJECTION_LIMITS): LanguageModelV3Message[] {
+  let first = history.length;
+  let chars = 0;
+  while (first > 0 && history.length - first < limits.maxTurns) {
+    const size = turnChars(history[first - 1] as TurnRecord);
+    if (chars + size > limits.maxChars) break;
+    chars += size;
+    first--;
+  }
+  const messages: LanguageModelV3Message[] = [];
+  for (let i = first; i < history.length; i++) projectTurn(history[i] as TurnRecord, agent, messages);
+  return messages;
+}

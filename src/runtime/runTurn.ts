@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import type { Store } from '../store/store.js';
+import type { CompiledSyndicate } from './compileSyndicate.js';
+import { errorMessage, TurnError } from './errors.js';
+import { isPersisted, type TurnEvent, type TurnEventBody, type TurnStatus } from './events.js';
+import { createEventChannel } from './eventChannel.js';
+import { runAgent } from './runAgent.js';
+import { loadSessionHistory } from './sessionHistory.js';
+import type { TurnContext } from './turnContext.js';
+import type { TurnRecord } from './projectTranscript.js';
+
+export interface RunTurnOptions {
+  input: string;
+  /** The conversation this turn belongs to; persisted when a store is given and memory_system allows. */
+  sessionId?: string;
+  store?: Store;
+  signal?: AbortSignal;
+  /**
+   * Stream text and thinking deltas as the model produces them (default). With false each
+   * model step is fetched whole and its text arrives as one delta: cheaper when no one
+   * watches the answer being written (batch jobs, non-streaming protocol calls).
+   */
+  stream?: boolean;
+  now?: () => Date;
+}
+
+const NO_HISTORY: readonly TurnRecord[] = [];
+
+/**
+ * Runs one user turn. The stream always ends with exactly one `turn-end` event, whatever
+ * happens; events are committed to the store at every step boundary, so a crash loses at
+ * most the step in flight.
+ */
+export function runTurn(syndicate: CompiledSyndicate, options: RunTurnOptions): AsyncIterable<TurnEvent> {
+  const channel = createEventChannel<TurnEvent>();
+  void executeTurn(syndicate, options, (event) => channel.push(event)).finally(() => channel.close());
+  return channel;
+}
+
+export async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions, listener: (event: TurnEvent) => void): Promise<TurnStatus> {
+  const { store, sessionId } = options;
+  const persist = store !== undefined && sessionId !== undefined && syndicate.memorySystem !== 'internal-only';
+  const signal = options.signal ?? new AbortController().signal;
+  const turnId = randomUUID();
+  const root = syndicate.root;
+  let pending: TurnEvent[] = [];
+  let writing: Promise<void> = Promise.resolve();
+  // Bodies are fresh literals at every call site, so the envelope is added in place: copying
+  // each event was the largest single cost of the turn loop in profiles.
+  const stamp = (agent: string, depth: number, body: TurnEventBody): TurnEvent => {
+    const event = body as TurnEvent;
+    event.turnId = turnId;
+    event.agent = agent;
+    event.depth = depth;
+    event.at = Date.now();
+    return event;
+  };
+
+  const turn: TurnContext = {
+    turnId,
+    sessionId,
+    syndicate,
+    signal,
+    stream: options.stream ?? true,
+    history: NO_HISTORY,
+    now: options.now?.() ?? new Date(),
+    emit(agent: string, depth: number, body: TurnEventBody) {
+      const event = stamp(agent, depth, body);
+      if (persist && isPersisted(event)) pending.push(event);
+      listener(event);
+    },
+    flush() {
+      if (!persist || pending.length === 0) return writing;
+      const batch = pending;
+      pending = [];
+      // Chained so batches commit in the order they were cut, even from parallel tool calls.
+      writing = writing.then(() => store.appendEvents(sessionId, batch));
+      return writing;
+    },
+  };
+
+  let status: TurnStatus = 'completed';
+  let output = '';
+  let failure: string | undefined;
+  try {
+    if (persist) {
+      await store.openSession(sessionId, syndicate.name);
+      turn.history = await loadSessionHistory(store, sessionId);
+    }
+    turn.emit(root.name, 0, { type: 'turn-start', syndicate: syndicate.name, input: options.input });
+    output = await runAgent(turn, root, options.input, 0);
+  } catch (error) {
+    status = signal.aborted ? 'cancelled' : 'failed';
+    failure = signal.aborted ? 'the turn was cancelled' : errorMessage(error);
+    const code = signal.aborted ? 'cancelled' : error instanceof TurnError ? error.code : 'model_error';
+    turn.emit(root.name, 0, { type: 'error', message: failure, code });
+  }
+  // turn-end is stored with the last batch but shown only after that batch commits, so a
+  // listener never sees a turn as finished that the store does not have.
+  const turnEnd = stamp(root.name, 0, { type: 'turn-end', status, output, ...(failure ? { error: failure } : {}) });
+  if (persist) pending.push(turnEnd);
+  try {
+    await turn.flush();
+  } catch (error) {
+    const message = `the session could not be saved: ${errorMessage(error)}`;
+    listener(stamp(root.name, 0, { type: 'error', code: 'store_error', message }));
+    listener(stamp(root.name, 0, { type: 'turn-end', status: 'failed', output, error: message }));
+    return 'failed';
+  }
+  listener(turnEnd);
+  return status;
+}

@@ -1,0 +1,49 @@
+import type { Store, StoredEvent } from '../store/store.js';
+import { DEFAULT_PROJECTION_LIMITS, type TurnRecord } from './projectTranscript.js';
+
+// The recent turns of a session, rebuilt from its stored events. Each turn reads only the
+// events appended since the last read (by this or any other process), so the cost per
+// turn stays O(new events) however long the session grows.
+
+interface CachedSession {
+  lastSeq: number;
+  turns: TurnRecord[];
+}
+
+const MAX_CACHED_SESSIONS = 1_000;
+const cache = new WeakMap<Store, Map<string, CachedSession>>();
+
+function applyEvents(session: CachedSession, events: readonly StoredEvent[]): void {
+  for (const { seq, event } of events) {
+    session.lastSeq = seq;
+    if (event.type === 'turn-start') {
+      session.turns.push({ turnId: event.turnId, input: event.input, entries: [] });
+    } else if (event.type === 'message' && event.text) {
+      const turn = session.turns[session.turns.length - 1];
+      if (turn?.turnId === event.turnId) turn.entries.push({ agent: event.agent, text: event.text });
+    }
+  }
+  // Keep one turn more than any projection can use.
+  const excess = session.turns.length - (DEFAULT_PROJECTION_LIMITS.maxTurns + 1);
+  if (excess > 0) session.turns.splice(0, excess);
+}
+
+export async function loadSessionHistory(store: Store, sessionId: string): Promise<readonly TurnRecord[]> {
+  let sessions = cache.get(store);
+  if (!sessions) {
+    sessions = new Map();
+    cache.set(store, sessions);
+  }
+  let session = sessions.get(sessionId);
+  if (!session) {
+    session = { lastSeq: 0, turns: [] };
+    if (sessions.size >= MAX_CACHED_SESSIONS) sessions.delete(sessions.keys().next().value as string);
+    sessions.set(sessionId, session);
+  }
+  applyEvents(session, await store.readEvents(sessionId, { afterSeq: session.lastSeq }));
+  return session.turns;
+}
+
+export function forgetSessionHistory(store: Store, sessionId: string): void {
+  cache.get(store)?.delete(sessionId);
+}

@@ -1,0 +1,1 @@
+export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './store.js';

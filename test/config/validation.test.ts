@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadSyndicate } from '../../src/config/index.js';
+import { issuesOf, removeFixtures, syndicateYaml, writeFixture } from './fixtures.js';
+
+afterEach(removeFixtures);
+
+function load(yaml: string, knownTools?: string[]): ReturnType<typeof issuesOf> {
+  const dir = writeFixture({ 'syndicate.yaml': yaml });
+  return issuesOf(path.join(dir, 'syndicate.yaml'), { knownTools });
+}
+
+describe('validation', () => {
+  it('refuses an unknown tool and suggests the closest known one', () => {
+    const issues = load(syndicateYaml({ orchestrator: ['  tools: [calculator, web_serch]'] }), ['calculator', 'web_search']);
+
+    expect(issues).toMatchObject([{ path: 'orchestrator.tools[1]', message: "unknown tool 'web_serch' — did you mean 'web_search'?" }]);
+  });
+
+  it('lists the known tools when an unknown tool has no close match', () => {
+    const issues = load(syndicateYaml({ orchestrator: ['  tools: [teleport]'] }), ['calculator', 'web_search']);
+
+    expect(issues[0]?.message).toBe("unknown tool 'teleport' — known tools: calculator, web_search");
+  });
+
+  it('refuses an unknown key and suggests the closest known key', () => {
+    const issues = load(syndicateYaml({ extra: ['max_step: 5'] }));
+
+    expect(issues).toMatchObject([{ line: 2, column: 1, path: 'max_step', message: "unknown key 'max_step' — did you mean 'max_steps'?" }]);
+  });
+
+  it('says where a setting belongs when it is written one level too high', () => {
+    const issues = load(syndicateYaml({ orchestrator: ['  temperature: 0.2'] }));
+
+    expect(issues[0]?.message).toBe("unknown key 'temperature' — it belongs under 'generateContentConfig:'");
+  });
+
+  it('refuses a default_route that names no declared subagent', () => {
+    const issues = load(syndicateYaml({ extra: ['dispatch:', '  default_route: Helpr'] }));
+
+    expect(issues).toMatchObject([{ line: 3, column: 18, path: 'dispatch.default_route', message: "'Helpr' is not a subagent of this syndicate — did you mean 'Helper'?" }]);
+  });
+
+  it('matches routes to subagent names ignoring case and punctuation', () => {
+    const dir = writeFixture({ 'syndicate.yaml': syndicateYaml({ extra: ['dispatch:', '  default_route: HELPER', '  route_overrides:', '    - { route: "help-er", pattern: "^hi" }'] }) });
+
+    const { root } = loadSyndicate(path.join(dir, 'syndicate.yaml'));
+
+    expect(root.dispatch).toMatchObject({ default_route: 'Helper', route_overrides: [{ route: 'Helper', pattern: '^hi', flags: 'i' }] });
+  });
+
+  it('refuses a route override pattern that does not compile', () => {
+    const issues = load(syndicateYaml({ extra: ['dispatch:', '  default_route: Helper', '  route_overrides:', '    - { route: Helper, pattern: "(unclosed" }'] }));
+
+    expect(issues).toMatchObject([{ path: 'dispatch.route_overrides[0].pattern', message: expect.stringContaining('does not compile') }]);
+  });
+
+  it('refuses two agents whose names differ only in case', () => {
+    const issues = load(syndicateYaml({ subagents: ['  - { name: Helper, description: A., instruction: A. }', '  - { name: helper, description: B., instruction: B. }'] }));
+
+    expect(issues).toMatchObject([{ path: 'subagents[1].name', message: expect.stringContaining("agent name 'helper' is already used by 'Helper'") }]);
+  });
+
+  it('reports a2a_agent_url subagents as not supported instead of dropping them', () => {
+    const issues = load(syndicateYaml({ subagents: ['  - name: Remote', '    description: Far away.', '    a2a_agent_url: http://localhost:9999'] }));
+
+    expect(issues).toMatchObject([{ path: 'subagents[0].a2a_agent_url', message: expect.stringContaining('a2a_agent_url is not supported yet in this version') }]);
+  });
+
+  it('fills in defaults and leaves an unset subagent model to be inherited', () => {
+    const dir = writeFixture({ 'syndicate.yaml': syndicateYaml({ extra: ['description: A test team.'] }) });
+
+    const syndicate = loadSyndicate(path.join(dir, 'syndicate.yaml'));
+
+    expect(syndicate).toMatchObject({ memorySystem: 'session-only', maxSteps: 20, root: { description: 'A test team.' } });
+    expect(syndicate.root.subagents[0]?.model).toBeUndefined();
+  });
+});

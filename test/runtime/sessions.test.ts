@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { builtinTools, createToolRegistry } from '../../src/tools/registry.js';
+import { defineTool } from '../../src/tools/tool.js';
+import { runTurn } from '../../src/runtime/runTurn.js';
+import type { TurnEvent } from '../../src/runtime/events.js';
+import { agent, collect, compile, ofType, recordCalls, tempDbPath, turnEnd, type ModelCall } from './fixtures.js';
+
+const council = agent('Moderator', { subagents: [agent('Advocate')] });
+
+describe('sessions', () => {
+  it('stores every event of a turn except live deltas', async () => {
+    const store = openSqliteStore(tempDbPath());
+
+    const events = await collect(compile(council), { input: 'Hire a designer?', sessionId: 's1', store });
+
+    const stored = (await store.readEvents('s1')).map((e) => e.event);
+    expect(stored).toEqual(events.filter((e) => e.type !== 'text-delta' && e.type !== 'thinking-delta'));
+    expect(stored.map((e) => e.type)).toContain('delegation-end');
+    await store.close();
+  });
+
+  it('stores nothing for memory_system internal-only', async () => {
+    const store = openSqliteStore(tempDbPath());
+
+    await collect(compile(council, {}, { memorySystem: 'internal-only' }), { input: 'Hire a designer?', sessionId: 's1', store });
+
+    expect(await store.getSession('s1')).toBeUndefined();
+    await store.close();
+  });
+
+  it('lets a resumed session see earlier turns after the store is reopened', async () => {
+    const path = tempDbPath();
+    const first = openSqliteStore(path);
+    await collect(compile(council), { input: 'Hire a designer?', sessionId: 's1', store: first });
+    await first.close();
+
+    const calls: ModelCall[] = [];
+    const second = openSqliteStore(path);
+    await collect(compile(council, { resolveModel: recordCalls(calls) }), { input: 'And a second one?', sessionId: 's1', store: second });
+
+    const moderatorPrompt = JSON.stringify(calls.find((c) => c.agent === 'Moderator')?.options.prompt);
+    expect(moderatorPrompt).toContain('Hire a designer?');
+    expect(moderatorPrompt).toContain('[Advocate]:');
+    await second.close();
+  });
+
+  it('surfaces thinking as events and never feeds it back to the model', async () => {
+    const calls: ModelCall[] = [];
+    const root = agent('Thinker', {
+      tools: ['calculator'],
+      script: [{ thinking: 'secret reasoning', tool_calls: [{ tool: 'calculator', args: { expression: '2+2' } }] }, { reply: 'four' }],
+    });
+
+    const events = await collect(compile(root, { resolveModel: recordCalls(calls) }), { input: 'two plus two' });
+
+    expect(ofType(events, 'thinking')[0]?.text).toBe('secret reasoning');
+    expect(ofType(events, 'thinking-delta').map((e) => e.delta).join('')).toBe('secret reasoning');
+    expect(JSON.stringify(calls[1]?.options.prompt)).not.toContain('secret reasoning');
+  });
+
+  it('keeps the events so far and marks the turn cancelled when aborted mid-tool', async () => {
+    const store = openSqliteStore(tempDbPath());
+    const wait = defineTool({
+      name: 'wait',
+      description: 'Waits until cancelled.',
+      inputSchema: z.object({}),
+      execute: (_input, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))),
+    });
+    const root = agent('Waiter', { tools: ['wait'], script: [{ tool_calls: [{ tool: 'wait', args: {} }] }] });
+    const compiled = compile(root, { tools: createToolRegistry([...builtinTools.values(), wait]) });
+    const controller = new AbortController();
+
+    const events: TurnEvent[] = [];
+    for await (const event of runTurn(compiled, { input: 'wait', sessionId: 's1', store, signal: controller.signal })) {
+      events.push(event);
+      if (event.type === 'tool-call') controller.abort();
+    }
+
+    expect(turnEnd(events)).toMatchObject({ status: 'cancelled' });
+    const stored = (await store.readEvents('s1')).map((e) => e.event.type);
+    expect(stored).toEqual(['turn-start', 'usage', 'tool-call', 'error', 'turn-end']);
+    await store.close();
+  });
+
+  it('ends the stream with one turn-end even when the store fails', async () => {
+    const store = openSqliteStore(tempDbPath());
+    await store.openSession('s1', 'Test');
+    const broken = { ...store, openSession: store.openSession.bind(store), getSession: store.getSession.bind(store), readEvents: store.readEvents.bind(store), appendEvents: () => Promise.reject(new Error('disk full')) } as typeof store;
+
+    const events = await collect(compile(council), { input: 'x', sessionId: 's1', store: broken });
+
+    expect(turnEnd(events)).toMatchObject({ status: 'failed' });
+    expect(ofType(events, 'turn-end')).toHaveLength(1);
+    expect(ofType(events, 'error').map((e) => e.message).join()).toContain('disk full');
+    await store.close();
+  });
+});

@@ -1,0 +1,292 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TurnEvent } from '../../src/runtime/events.js';
+import type { Store } from '../../src/store/store.js';
+
+// The behaviour every Store implementation must show. `open` is called before every test and must
+// return a store over the same persistent data each time (the reopen test depends on it); each
+// test closes its store. Tests use fresh session ids and syndicate names, so they tolerate data
+// left by earlier tests. `cleanup` runs once, after the last test.
+
+function uniqueId(label: string): string {
+  return `${label}-${randomUUID()}`;
+}
+
+function messageEvent(text: string, turnId = 'turn-1'): TurnEvent {
+  return { type: 'message', text, turnId, agent: 'orchestrator', at: 1_700_000_000_000, depth: 0 };
+}
+
+function messages(count: number, prefix = 'message'): TurnEvent[] {
+  return Array.from({ length: count }, (_, index) => messageEvent(`${prefix} ${index}`));
+}
+
+/** Resolves once Date.now() has moved past its current value, so timestamps taken after differ. */
+async function nextMillisecond(): Promise<void> {
+  const start = Date.now();
+  while (Date.now() <= start) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
+const richEvents: TurnEvent[] = [
+  { type: 'turn-start', syndicate: 'council', input: 'Ünïcödé 🚀 中文 עברית e\u0301', turnId: 't', agent: 'root', at: 1, depth: 0 },
+  {
+    type: 'tool-call',
+    tool: 'calculator',
+    callId: 'call-1',
+    input: { expression: '1 + 2', nested: { list: [1, -2.5, null, true, 'x', { deep: ['🧪'] }], empty: {} } },
+    turnId: 't',
+    agent: 'math',
+    at: Number.MAX_SAFE_INTEGER,
+    depth: 1,
+  },
+  // Tool output is arbitrary text: a NUL and a lone surrogate must survive too.
+  { type: 'tool-result', tool: 'calculator', callId: 'call-1', output: 'nul\u0000 lone\ud800', isError: false, turnId: 't', agent: 'math', at: 3, depth: 1 },
+  { type: 'usage', provider: 'scripted', model: 'scripted', inputTokens: 10, outputTokens: 20, reasoningTokens: 0, cachedInputTokens: 5, turnId: 't', agent: 'root', at: 4, depth: 0 },
+  { type: 'turn-end', status: 'failed', output: '', error: 'quote " backslash \\ newline \n', turnId: 't', agent: 'root', at: 5, depth: 0 },
+];
+
+export function describeStoreConformance(name: string, open: () => Promise<Store>, cleanup?: () => Promise<void>): void {
+  describe(`Store conformance: ${name}`, () => {
+    let store: Store;
+
+    beforeEach(async () => {
+      store = await open();
+    });
+
+    afterEach(async () => {
+      await store.close();
+    });
+
+    if (cleanup) afterAll(cleanup);
+
+    it('creates a session with no events on first open', async () => {
+      const id = uniqueId('s');
+      const before = Date.now();
+      const session = await store.openSession(id, 'council');
+      expect(session).toStrictEqual({
+        id,
+        syndicate: 'council',
+        createdAt: session.createdAt,
+        updatedAt: session.createdAt,
+        eventCount: 0,
+      });
+      expect(session.createdAt).toBeGreaterThanOrEqual(before);
+      expect(session.createdAt).toBeLessThanOrEqual(Date.now());
+    });
+
+    it('returns the same record when a session is opened twice', async () => {
+      const id = uniqueId('s');
+      const first = await store.openSession(id, 'council');
+      await nextMillisecond();
+      const second = await store.openSession(id, 'council');
+      expect(second).toStrictEqual(first);
+      expect(await store.getSession(id)).toStrictEqual(first);
+    });
+
+    it('returns undefined from getSession for an unknown id', async () => {
+      expect(await store.getSession(uniqueId('missing'))).toBeUndefined();
+    });
+
+    it('reads events back in append order with identical payloads', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+      await store.appendEvents(id, richEvents.slice(0, 2));
+      await store.appendEvents(id, richEvents.slice(2));
+      const stored = await store.readEvents(id);
+      expect(stored.map((entry) => entry.event)).toStrictEqual(richEvents);
+      expect(stored.every((entry) => entry.sessionId === id)).toBe(true);
+    });
+
+    it('assigns strictly increasing seq numbers across batches', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+      for (let batch = 0; batch < 4; batch += 1) await store.appendEvents(id, messages(3, `batch ${batch}`));
+      const seqs = (await store.readEvents(id)).map((entry) => entry.seq);
+      expect(seqs).toHaveLength(12);
+      seqs.slice(1).forEach((seq, index) => expect(seq).toBeGreaterThan(seqs[index]!));
+    });
+
+    it('keeps seq increasing within a session when appends to sessions interleave', async () => {
+      const a = uniqueId('a');
+      const b = uniqueId('b');
+      await store.openSession(a, 'council');
+      await store.openSession(b, 'council');
+      for (let round = 0; round < 3; round += 1) {
+        await store.appendEvents(a, messages(2, `a${round}`));
+        await store.appendEvents(b, messages(1, `b${round}`));
+      }
+      for (const id of [a, b]) {
+        const seqs = (await store.readEvents(id)).map((entry) => entry.seq);
+        seqs.slice(1).forEach((seq, index) => expect(seq).toBeGreaterThan(seqs[index]!));
+      }
+    });
+
+    it('returns only events after afterSeq', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+      await store.appendEvents(id, messages(5));
+      const all = await store.readEvents(id);
+      const rest = await store.readEvents(id, { afterSeq: all[1]!.seq });
+      expect(rest).toStrictEqual(all.slice(2));
+      expect(await store.readEvents(id, { afterSeq: all[4]!.seq })).toStrictEqual([]);
+    });
+
+    it('returns at most limit events, and pages through a session with afterSeq and limit', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+      await store.appendEvents(id, messages(7));
+      const all = await store.readEvents(id);
+      expect(await store.readEvents(id, { limit: 3 })).toStrictEqual(all.slice(0, 3));
+
+      const paged = [];
+      let afterSeq = 0;
+      while (true) {
+        const page = await store.readEvents(id, { afterSeq, limit: 3 });
+        if (page.length === 0) break;
+        paged.push(...page);
+        afterSeq = page[page.length - 1]!.seq;
+      }
+      expect(paged).toStrictEqual(all);
+    });
+
+    it('stores none of a batch when one of its events cannot be stored, and throws', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+      await store.appendEvents(id, messages(2, 'before'));
+      const before = await store.getSession(id);
+      const unserialisable: TurnEvent = {
+        type: 'tool-call',
+        tool: 'calculator',
+        callId: 'call-1',
+        input: { value: 10n },
+        turnId: 'turn-1',
+        agent: 'orchestrator',
+        at: 1,
+        depth: 0,
+      };
+
+      await expect(store.appendEvents(id, [messageEvent('first'), unserialisable, messageEvent('last')])).rejects.toThrow();
+
+      expect((await store.readEvents(id)).map((entry) => entry.event)).toStrictEqual(messages(2, 'before'));
+      expect(await store.getSession(id)).toStrictEqual(before);
+    });
+
+    it('accepts appends to a session after a failed batch', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+      const bad: TurnEvent = { ...messageEvent('bad'), type: 'tool-call', tool: 't', callId: 'c', input: 1n };
+      await expect(store.appendEvents(id, [bad])).rejects.toThrow();
+      await store.appendEvents(id, messages(2));
+      expect((await store.readEvents(id)).map((entry) => entry.event)).toStrictEqual(messages(2));
+    });
+
+    it('keeps the events of one session out of another', async () => {
+      const a = uniqueId('a');
+      const b = uniqueId('b');
+      await store.openSession(a, 'council');
+      await store.openSession(b, 'council');
+      await store.appendEvents(a, messages(3, 'for a'));
+      expect(await store.readEvents(b)).toStrictEqual([]);
+      expect((await store.getSession(b))!.eventCount).toBe(0);
+    });
+
+    it('returns no events for an unknown session', async () => {
+      expect(await store.readEvents(uniqueId('missing'))).toStrictEqual([]);
+    });
+
+    it('counts appended events and moves updatedAt forward, leaving createdAt alone', async () => {
+      const id = uniqueId('s');
+      const opened = await store.openSession(id, 'council');
+      await nextMillisecond();
+      await store.appendEvents(id, messages(3));
+      await store.appendEvents(id, messages(2));
+      const after = (await store.getSession(id))!;
+      expect(after.eventCount).toBe(5);
+      expect(after.createdAt).toBe(opened.createdAt);
+      expect(after.updatedAt).toBeGreaterThan(opened.updatedAt);
+    });
+
+    it('lists sessions most recently updated first', async () => {
+      const syndicate = uniqueId('syndicate');
+      const [first, second, third] = [uniqueId('first'), uniqueId('second'), uniqueId('third')];
+      for (const id of [first, second, third]) {
+        await store.openSession(id, syndicate);
+        await nextMillisecond();
+      }
+      await store.appendEvents(first, messages(1));
+      const listed = await store.listSessions({ syndicate });
+      expect(listed.map((session) => session.id)).toStrictEqual([first, third, second]);
+      expect(listed[0]).toStrictEqual(await store.getSession(first));
+    });
+
+    it('lists at most limit sessions', async () => {
+      const syndicate = uniqueId('syndicate');
+      const [older, newer] = [uniqueId('older'), uniqueId('newer')];
+      await store.openSession(older, syndicate);
+      await nextMillisecond();
+      await store.openSession(newer, syndicate);
+      expect((await store.listSessions({ syndicate, limit: 1 })).map((session) => session.id)).toStrictEqual([newer]);
+    });
+
+    it('lists only the sessions of the requested syndicate', async () => {
+      const [mine, theirs] = [uniqueId('mine'), uniqueId('theirs')];
+      const [mineId, theirsId] = [uniqueId('s'), uniqueId('s')];
+      await store.openSession(mineId, mine);
+      await store.openSession(theirsId, theirs);
+      expect((await store.listSessions({ syndicate: mine })).map((session) => session.id)).toStrictEqual([mineId]);
+      const everyone = (await store.listSessions()).map((session) => session.id);
+      expect(everyone).toEqual(expect.arrayContaining([mineId, theirsId]));
+    });
+
+    it('deletes a session together with its events, leaving other sessions intact', async () => {
+      const [doomed, kept] = [uniqueId('doomed'), uniqueId('kept')];
+      await store.openSession(doomed, 'council');
+      await store.openSession(kept, 'council');
+      await store.appendEvents(doomed, messages(3));
+      await store.appendEvents(kept, messages(2));
+
+      expect(await store.deleteSession(doomed)).toBe(true);
+
+      expect(await store.getSession(doomed)).toBeUndefined();
+      expect(await store.readEvents(doomed)).toStrictEqual([]);
+      expect((await store.readEvents(kept)).map((entry) => entry.event)).toStrictEqual(messages(2));
+    });
+
+    it('returns false when deleting an unknown session', async () => {
+      expect(await store.deleteSession(uniqueId('missing'))).toBe(false);
+    });
+
+    it('lets a deleted session id be opened afresh, with no events', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+      await store.appendEvents(id, messages(2));
+      await store.deleteSession(id);
+      expect((await store.openSession(id, 'council')).eventCount).toBe(0);
+      expect(await store.readEvents(id)).toStrictEqual([]);
+    });
+
+    it('rejects an append to a session that was never opened, naming it', async () => {
+      const id = uniqueId('never-opened');
+      await expect(store.appendEvents(id, messages(1))).rejects.toThrow(id);
+      expect(await store.getSession(id)).toBeUndefined();
+      expect(await store.readEvents(id)).toStrictEqual([]);
+    });
+
+    it('keeps sessions and events when closed and reopened', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+      await store.appendEvents(id, richEvents);
+      const session = await store.getSession(id);
+      const events = await store.readEvents(id);
+      await store.close();
+
+      store = await open();
+      expect(await store.getSession(id)).toStrictEqual(session);
+      expect(await store.readEvents(id)).toStrictEqual(events);
+    });
+
+    it('can be closed twice', async () => {
+      await store.close();
+      await expect(store.close()).resolves.toBeUndefined();
+    });
+  });
+}

@@ -1,0 +1,207 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TurnEvent } from '../../src/runtime/events.js';
+import type { Store } from '../../src/store/store.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { describeStoreConformance } from './conformance.js';
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'syndicate-sqlite-'));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describeStoreConformance('sqlite', async () => openSqliteStore(join(dir, 'conformance.db')));
+
+function message(text: string, turnId = 'turn-1'): TurnEvent {
+  return { type: 'message', text, turnId, agent: 'orchestrator', at: 1_700_000_000_000, depth: 0 };
+}
+
+function rawConnection(path: string): Database.Database {
+  return new Database(path, { readonly: true, fileMustExist: true });
+}
+
+describe('SQLite store', () => {
+  it('creates missing parent directories of the database file', async () => {
+    const path = join(dir, 'nested', 'deeper', 'store.db');
+    const store = openSqliteStore(path);
+    await store.close();
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it('puts the database in WAL journal mode', async () => {
+    const path = join(dir, 'wal.db');
+    const store = openSqliteStore(path);
+    const raw = rawConnection(path);
+    try {
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      raw.close();
+      await store.close();
+    }
+  });
+
+  it('records the schema version in user_version', async () => {
+    const path = join(dir, 'version.db');
+    await openSqliteStore(path).close();
+    const raw = rawConnection(path);
+    try {
+      expect(raw.pragma('user_version', { simple: true })).toBe(1);
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('refuses a database written by a newer schema version', async () => {
+    const path = join(dir, 'future.db');
+    const raw = new Database(path);
+    raw.pragma('user_version = 99');
+    raw.close();
+    expect(() => openSqliteStore(path)).toThrow(/schema version 99 is newer/);
+  });
+
+  it('lets a second connection read and write while the first is open', async () => {
+    const path = join(dir, 'shared.db');
+    const first = openSqliteStore(path);
+    const second = openSqliteStore(path);
+    try {
+      await first.openSession('shared', 'council');
+      await first.appendEvents('shared', [message('from first')]);
+      expect((await second.readEvents('shared')).map((entry) => entry.event)).toStrictEqual([message('from first')]);
+
+      await second.appendEvents('shared', [message('from second')]);
+      expect((await first.readEvents('shared')).map((entry) => entry.event)).toStrictEqual([
+        message('from first'),
+        message('from second'),
+      ]);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+
+  it('appends with one UPDATE and one INSERT per event, none of which reads existing events', async () => {
+    const path = join(dir, 'append-path.db');
+    const executed: string[] = [];
+    const store = openSqliteStore(path, { onStatement: (sql) => executed.push(sql) });
+    const raw = rawConnection(path);
+    try {
+      await store.openSession('long', 'council');
+      for (let batch = 0; batch < 100; batch += 1) {
+        await store.appendEvents('long', Array.from({ length: 10 }, (_, index) => message(`${batch}.${index}`)));
+      }
+      executed.length = 0;
+
+      await store.appendEvents('long', [message('a'), message('b'), message('c')]);
+
+      expect(executed.map((sql) => sql.split(' (')[0])).toStrictEqual([
+        'BEGIN',
+        expect.stringMatching(/^UPDATE sessions SET/),
+        'INSERT INTO events',
+        'INSERT INTO events',
+        'INSERT INTO events',
+        'COMMIT',
+      ]);
+      // The query plans prove the statements' cost does not grow with the session: neither scans
+      // nor searches the events table.
+      for (const sql of executed.filter((statement) => statement !== 'BEGIN' && statement !== 'COMMIT')) {
+        const plan = raw.prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all();
+        for (const step of plan) expect(step.detail).not.toMatch(/\bevents\b/);
+      }
+    } finally {
+      raw.close();
+      await store.close();
+    }
+  });
+});
+
+const childScript = fileURLToPath(new URL('./fixtures/append-until-killed.mjs', import.meta.url));
+const compiledStore = fileURLToPath(new URL('../../dist/store/sqlite/index.js', import.meta.url));
+
+/**
+ * Runs the child until it has reported `killAfter` committed batches, then SIGKILLs it after
+ * `delayMs`; resolves to the last batch number the child reported as committed. Killing the
+ * moment a report arrives would hit the child right after its print, between batches; the delay
+ * lets it run on so the kill lands anywhere, mid-batch included.
+ */
+function appendUntilKilled(dbPath: string, sessionId: string, killAfter: number, delayMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [childScript, dbPath, sessionId], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let reported = 0;
+    let killScheduled = false;
+    let pending = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) reported = Number(line);
+      if (reported >= killAfter && !killScheduled) {
+        killScheduled = true;
+        setTimeout(() => child.kill('SIGKILL'), delayMs);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (signal === 'SIGKILL') resolve(reported);
+      else reject(new Error(`child exited on its own (code ${code}): ${stderr}`));
+    });
+  });
+}
+
+/** Event count per batch (turnId), in the order the batches were stored. */
+async function batchSizes(store: Store, sessionId: string): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  for (const { event } of await store.readEvents(sessionId)) sizes.set(event.turnId, (sizes.get(event.turnId) ?? 0) + 1);
+  return sizes;
+}
+
+describe('SQLite store durability', () => {
+  beforeAll(() => {
+    if (!existsSync(compiledStore)) {
+      throw new Error(`${compiledStore} is missing: the crash test runs the compiled store; build first (npx tsc -p tsconfig.build.json)`);
+    }
+  });
+
+  it('keeps every committed batch, and no partial batch, when the writing process is SIGKILLed', async () => {
+    const path = join(dir, 'crash.db');
+    // Several kills at random points raise the odds that one lands inside a transaction. Each
+    // round after the first also opens a database whose WAL a killed writer left behind.
+    const reportedPerRound: number[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      const killAfter = 100 + Math.floor(Math.random() * 200);
+      reportedPerRound.push(await appendUntilKilled(path, `crash-${round}`, killAfter, Math.random() * 3));
+    }
+
+    const raw = rawConnection(path);
+    try {
+      expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      raw.close();
+    }
+
+    const store = openSqliteStore(path);
+    try {
+      for (const [round, reported] of reportedPerRound.entries()) {
+        const sizes = await batchSizes(store, `crash-${round}`);
+        expect([...sizes].filter(([, size]) => size !== 3), 'partial batches').toStrictEqual([]);
+        // The child may have committed batches it did not live to report; those must be whole too.
+        expect(sizes.size).toBeGreaterThanOrEqual(reported);
+        expect([...sizes.keys()]).toStrictEqual(Array.from({ length: sizes.size }, (_, index) => `batch-${index + 1}`));
+        expect((await store.getSession(`crash-${round}`))!.eventCount).toBe(3 * sizes.size);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
