@@ -45,6 +45,7 @@ function council(): CompiledSyndicate {
     memoryExtractionRules: undefined,
     variables: {},
     maxSteps: 20,
+    warnings: [],
     root: { ...leaf('Moderator'), subagents: [leaf('Advocate'), leaf('Skeptic')] },
   };
   return compileSyndicate(definition);

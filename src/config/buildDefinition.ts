@@ -1,3 +1,4 @@
+import type { ConfigIssue } from './errors.js';
 import { DEFAULT_MAX_STEPS, DEFAULT_MEMORY_SYSTEM, type AgentDefinition, type SyndicateDefinition } from './definition.js';
 import { DEFAULT_ROUTE_FLAGS, findRoute } from './routes.js';
 import type { DispatchConfig, OrchestratorConfig, SubagentConfig, SyndicateFile, VariableValue } from './schema.js';
@@ -13,7 +14,7 @@ export interface ValidatedSyndicate {
   mounts: ReadonlyMap<number, ValidatedSyndicate>;
 }
 
-export function buildSyndicate(syndicate: ValidatedSyndicate): SyndicateDefinition {
+export function buildSyndicate(syndicate: ValidatedSyndicate, warnings: ConfigIssue[]): SyndicateDefinition {
   const { config } = syndicate;
   return {
     name: config.syndicate_name,
@@ -24,6 +25,7 @@ export function buildSyndicate(syndicate: ValidatedSyndicate): SyndicateDefiniti
     variables: syndicate.variables,
     maxSteps: config.max_steps ?? DEFAULT_MAX_STEPS,
     root: buildOrchestrator(syndicate, config.orchestrator.description ?? config.description ?? config.syndicate_name),
+    warnings,
   };
 }
 

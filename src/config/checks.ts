@@ -105,3 +105,30 @@ function suggestion(name: string, candidates: readonly string[], listLabel: stri
   if (match) return `did you mean '${match}'?`;
   return candidates.length > 0 ? `${listLabel}: ${candidates.join(', ')}` : `there are no ${listLabel}`;
 }
+
+// Fields melchizedek-agents files may carry that this version accepts (so the files load
+// unchanged) but does not act on. Each is reported as a warning: never silently ignored.
+const INERT_AGENT_FIELDS: Record<string, string> = {
+  disallowTransferToParent: 'has no effect: agents here only delegate downwards, to their own subagents',
+  disallowTransferToPeers: 'has no effect: agents here only delegate downwards, to their own subagents',
+  outputKey: 'has no effect: there is no session state keyed by agent output; read the stored session events instead',
+  orchestration: 'has no effect: delegation follows the subagents list',
+  mcp_server_url: 'is validated but not connected yet in this version: this agent will not get the server\'s tools',
+};
+const INERT_FILE_FIELDS: Record<string, string> = {
+  guards: 'has no effect: post-answer guards are not supported in this version',
+  memory_namespace: 'has no effect yet: sessions are stored per session id',
+};
+
+export function inertFieldWarnings(data: unknown): Problem[] {
+  if (!isRecord(data)) return [];
+  const fileWarnings = Object.keys(INERT_FILE_FIELDS)
+    .filter((key) => data[key] !== undefined)
+    .map((key): Problem => ({ path: [key], anchor: 'key', message: INERT_FILE_FIELDS[key] as string }));
+  const agentWarnings = fileAgents(data).flatMap(({ path, fields }) =>
+    Object.keys(INERT_AGENT_FIELDS)
+      .filter((key) => fields[key] !== undefined)
+      .map((key): Problem => ({ path: [...path, key], anchor: 'key', message: INERT_AGENT_FIELDS[key] as string })),
+  );
+  return [...fileWarnings, ...agentWarnings];
+}

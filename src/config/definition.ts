@@ -1,4 +1,5 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
+import type { ConfigIssue } from './errors.js';
 import type { DispatchConfig, GenerateContentConfig, MemorySystem, ScriptStep, VariableValue } from './schema.js';
 
 // What loadSyndicate hands to the runtime: a validated, fully resolved agent tree.
@@ -34,6 +35,8 @@ export interface SyndicateDefinition {
   variables: Record<string, VariableValue>;
   maxSteps: number;
   root: AgentDefinition;
+  /** Fields the file sets that this version accepts but does not act on, with where they are. */
+  warnings: ConfigIssue[];
 }
 
 export const DEFAULT_MAX_STEPS = 20;

@@ -1,4 +1,4 @@
-import { dispatchProblems, subagentEntries, subagentEntryProblems, toolProblems } from './checks.js';
+import { dispatchProblems, inertFieldWarnings, subagentEntries, subagentEntryProblems, toolProblems } from './checks.js';
 import { issueFromProblem, type ConfigIssue } from './errors.js';
 import type { Problem } from './problem.js';
 import { readReference, referenceDisplayPath } from './references.js';
@@ -14,6 +14,8 @@ export interface LoadContext {
   jail: string;
   knownTools: readonly string[];
   issues: ConfigIssue[];
+  /** Accepted but not acted on: reported, never fatal. */
+  warnings: ConfigIssue[];
 }
 
 export interface SourceFile {
@@ -61,7 +63,9 @@ export function loadFile(context: LoadContext, source: SourceFile): LoadedFile |
     ...subagentEntryProblems(data),
     ...mountable.problems,
   ];
-  context.issues.push(...problems.map((problem) => issueFromProblem(source.display, yaml.locate(problem.path, problem.anchor), problem)));
+  const locate = (problem: Problem): ConfigIssue => issueFromProblem(source.display, yaml.locate(problem.path, problem.anchor), problem);
+  context.issues.push(...problems.map(locate));
+  context.warnings.push(...inertFieldWarnings(data).map(locate));
 
   const mounts = new Map<number, LoadedFile>();
   for (const [index, mounted] of mountable.files) {

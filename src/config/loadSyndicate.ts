@@ -21,11 +21,11 @@ export function loadSyndicate(file: string, options: LoadSyndicateOptions = {}):
   const source = readSource(file);
   if ('error' in source) throw new SyndicateConfigError([{ file, line: 0, column: 0, path: '', message: source.error }]);
   const realFile = realpathSync(file);
-  const context: LoadContext = { jail: path.dirname(realFile), knownTools: [...(options.knownTools ?? builtinTools.keys())], issues: [] };
+  const context: LoadContext = { jail: path.dirname(realFile), knownTools: [...(options.knownTools ?? builtinTools.keys())], issues: [], warnings: [] };
   const root = loadFile(context, { file: realFile, display: file, text: source.text, inherited: options.bindings ?? {}, chain: [] });
   const issues = [...context.issues, ...(root ? duplicateNameIssues(root) : [])];
   if (!root || issues.length > 0) throw new SyndicateConfigError(sortIssues(issues));
-  return buildSyndicate(validated(root));
+  return buildSyndicate(validated(root), sortIssues(context.warnings));
 }
 
 function validated(loaded: LoadedFile): ValidatedSyndicate {

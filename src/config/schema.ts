@@ -119,7 +119,6 @@ export const dispatchSchema = z
     route_key: z.string().min(1).optional(),
     reason_key: z.string().min(1).optional(),
     route_overrides: z.array(routeOverrideSchema).optional(),
-    classifier: z.enum(['model', 'embedding']).optional(),
   })
   .strict();
 

@@ -38,6 +38,7 @@ export function syndicate(root: AgentDefinition, overrides: Partial<SyndicateDef
     variables: {},
     maxSteps: 20,
     root,
+    warnings: [],
     ...overrides,
   };
 }
