@@ -1,7 +1,9 @@
+import { ModelConfigError } from '../models/errors.js';
+
 // Errors that end a whole turn. Anything else thrown inside a tool or a delegated agent
 // becomes an error result for the calling model, and the turn goes on.
 
-export type TurnErrorCode = 'max_steps' | 'output_schema' | 'model_config' | 'cancelled';
+export type TurnErrorCode = 'max_steps' | 'output_schema';
 
 export class TurnError extends Error {
   override readonly name = 'TurnError';
@@ -13,10 +15,9 @@ export class TurnError extends Error {
   }
 }
 
+/** A model that cannot run as configured (no key, no server) ends the turn: it would fail the same way on every retry. */
 export function isTurnFatal(error: unknown, signal: AbortSignal): boolean {
-  if (signal.aborted) return true;
-  if (error instanceof TurnError) return true;
-  return error instanceof Error && error.name === 'ModelConfigError';
+  return signal.aborted || error instanceof TurnError || error instanceof ModelConfigError;
 }
 
 export function errorMessage(error: unknown): string {

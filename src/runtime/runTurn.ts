@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ModelConfigError } from '../models/errors.js';
 import type { Store } from '../store/store.js';
 import type { CompiledSyndicate } from './compileSyndicate.js';
 import { errorMessage, TurnError } from './errors.js';
@@ -92,7 +93,7 @@ export async function executeTurn(syndicate: CompiledSyndicate, options: RunTurn
   } catch (error) {
     status = signal.aborted ? 'cancelled' : 'failed';
     failure = signal.aborted ? 'the turn was cancelled' : errorMessage(error);
-    const code = signal.aborted ? 'cancelled' : error instanceof TurnError ? error.code : 'model_error';
+    const code = signal.aborted ? 'cancelled' : error instanceof TurnError ? error.code : error instanceof ModelConfigError ? 'model_config' : 'model_error';
     turn.emit(root.name, 0, { type: 'error', message: failure, code });
   }
   // turn-end is stored with the last batch but shown only after that batch commits, so a

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadSyndicate } from '../../src/config/index.js';
@@ -35,5 +36,22 @@ describe('seed examples', () => {
       required: ['message', 'confidence'],
       additionalProperties: false,
     });
+  });
+});
+
+const bundledExamples = fileURLToPath(new URL('../../examples/', import.meta.url));
+
+describe('every syndicate file shipped or seeded', () => {
+  const files = [
+    ...readdirSync(seedExamples).filter((name) => /\.ya?ml$/.test(name)).map((name) => `${seedExamples}${name}`),
+    ...readdirSync(bundledExamples).filter((name) => /\.ya?ml$/.test(name)).map((name) => `${bundledExamples}${name}`),
+  ];
+
+  it('includes the seed examples and the bundled examples', () => {
+    expect(files.length).toBeGreaterThanOrEqual(7);
+  });
+
+  it.each(files)('%s loads and validates unchanged, with no warnings', (file) => {
+    expect(loadSyndicate(file).warnings).toEqual([]);
   });
 });

@@ -79,3 +79,15 @@ describe('stream: false', () => {
     expect(ofType(whole, 'text-delta').length).toBeLessThan(ofType(streamed, 'text-delta').length);
   });
 });
+
+describe('a model that cannot run as configured', () => {
+  it('ends the turn with an error naming the missing key and the --offline alternative', async () => {
+    const root = agent('Moderator', { subagents: [agent('Advocate', { model: 'claude-sonnet-4-5' })] });
+
+    const events = await collect(compile(root, { env: {} }), { input: 'Should we?' });
+
+    expect(ofType(events, 'error')[0]).toMatchObject({ code: 'model_config' });
+    expect(ofType(events, 'error')[0]?.message).toMatch(/ANTHROPIC_API_KEY.*--offline/);
+    expect(turnEnd(events).status).toBe('failed');
+  });
+});
