@@ -1,16 +1,17 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { ModelConfigError } from './errors.js';
+import type { ModelIdentity } from './lazyModel.js';
 
 // Wrappers that turn setup problems into one clear error at the first model call, so that
 // resolving (and validating) a syndicate never needs keys or running servers.
 
-/** Same identity as `model`, but every call fails with `message`. */
-export function unconfiguredModel(model: LanguageModelV3, message: string): LanguageModelV3 {
+/** A model with `identity` whose every call fails with `message`. */
+export function unconfiguredModel(identity: ModelIdentity, message: string): LanguageModelV3 {
   const fail = (): Promise<never> => Promise.reject(new ModelConfigError(message));
   return {
     specificationVersion: 'v3',
-    provider: model.provider,
-    modelId: model.modelId,
+    provider: identity.provider,
+    modelId: identity.modelId,
     supportedUrls: {},
     doGenerate: fail,
     doStream: fail,

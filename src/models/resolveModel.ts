@@ -1,32 +1,12 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { createXai } from '@ai-sdk/xai';
-import { createOllama } from 'ollama-ai-provider-v2';
 import type { ModelContext } from './context.js';
 import { unconfiguredModel, withUnreachableHint } from './guards.js';
-import { parseModelId, unknownModelError, type CloudFamily } from './modelIds.js';
+import { lazyModel } from './lazyModel.js';
+import { parseModelId, unknownModelError } from './modelIds.js';
+import { CLOUD, loadOllama, loadOpenAICompatible, OLLAMA_PROVIDER, openAICompatibleProvider } from './providers.js';
 import { createScriptedModel } from './scripted/createScriptedModel.js';
 
 export { providerOf } from './modelIds.js';
-
-interface CloudProvider {
-  /** Environment variables holding the key, in order of preference. */
-  keys: string[];
-  create(apiKey: string | undefined, model: string): LanguageModelV3;
-}
-
-const CLOUD: Record<CloudFamily, CloudProvider> = {
-  google: {
-    keys: ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY'],
-    create: (apiKey, model) => createGoogleGenerativeAI({ apiKey })(model),
-  },
-  anthropic: { keys: ['ANTHROPIC_API_KEY'], create: (apiKey, model) => createAnthropic({ apiKey })(model) },
-  openai: { keys: ['OPENAI_API_KEY'], create: (apiKey, model) => createOpenAI({ apiKey }).responses(model) },
-  xai: { keys: ['XAI_API_KEY'], create: (apiKey, model) => createXai({ apiKey })(model) },
-};
 
 const DEFAULT_OLLAMA_URL = 'http://localhost:11434';
 const OFFLINE_HINT = 'or run with --offline to use the built-in scripted model.';
@@ -36,6 +16,7 @@ const TRAILING_SLASHES = /\/+$/;
 /**
  * The language model for a model id. Never fails for missing keys or servers: those fail at the
  * first call with a ModelConfigError that says what to set. Throws only for an unknown id.
+ * Imports no provider SDK: a model's SDK is imported by its first call (see providers.ts).
  */
 export function resolveModel(id: string, context: ModelContext, env: NodeJS.ProcessEnv = process.env): LanguageModelV3 {
   const parsed = parseModelId(id);
@@ -47,34 +28,38 @@ export function resolveModel(id: string, context: ModelContext, env: NodeJS.Proc
     case 'ollama': {
       const root = (env.OLLAMA_BASE_URL || DEFAULT_OLLAMA_URL).replace(TRAILING_SLASHES, '');
       const baseURL = root.endsWith('/api') ? root : `${root}/api`;
-      return withUnreachableHint(
-        createOllama({ baseURL })(parsed.model),
-        `Agent '${agent}' uses ${id} but no Ollama server answers at ${baseURL}. Start it (ollama serve), set OLLAMA_BASE_URL, ${OFFLINE_HINT}`,
+      const message = `Agent '${agent}' uses ${id} but no Ollama server answers at ${baseURL}. Start it (ollama serve), set OLLAMA_BASE_URL, ${OFFLINE_HINT}`;
+      return lazyModel({ provider: OLLAMA_PROVIDER, modelId: parsed.model }, async () =>
+        withUnreachableHint(await loadOllama(baseURL, parsed.model), message),
       );
     }
     case 'openai-compatible': {
+      const identity = { provider: openAICompatibleProvider(parsed.server), modelId: parsed.model };
       const prefix = `OPENAI_COMPATIBLE_${parsed.server.toUpperCase().replace(NON_ENV_CHARS, '_')}`;
       const baseURL = env[`${prefix}_BASE_URL`] || undefined;
-      // Without a base URL the model is built only to carry its provider id; it is never called.
-      const model = createOpenAICompatible({ name: parsed.server, baseURL: baseURL ?? '', apiKey: env[`${prefix}_API_KEY`] || undefined })
-        .chatModel(parsed.model);
       if (baseURL === undefined) {
         return unconfiguredModel(
-          model,
+          identity,
           `Agent '${agent}' uses ${id} but ${prefix}_BASE_URL is not set. Set it to the server's URL (e.g. http://localhost:1234/v1) in the environment or a .env file, ${OFFLINE_HINT}`,
         );
       }
-      return withUnreachableHint(model, `Agent '${agent}' uses ${id} but no server answers at ${baseURL}. Start it, fix ${prefix}_BASE_URL, ${OFFLINE_HINT}`);
+      const apiKey = env[`${prefix}_API_KEY`] || undefined;
+      const message = `Agent '${agent}' uses ${id} but no server answers at ${baseURL}. Start it, fix ${prefix}_BASE_URL, ${OFFLINE_HINT}`;
+      return lazyModel(identity, async () =>
+        withUnreachableHint(await loadOpenAICompatible(parsed.server, baseURL, apiKey, parsed.model), message),
+      );
     }
     default: {
       const provider = CLOUD[parsed.family];
+      const identity = { provider: provider.provider, modelId: parsed.model };
       const apiKey = provider.keys.map((name) => env[name]).find((value) => value);
-      const model = provider.create(apiKey, parsed.model);
-      if (apiKey) return model;
-      return unconfiguredModel(
-        model,
-        `Agent '${agent}' uses ${id} but ${provider.keys.join(' or ')} is not set. Set it in the environment or a .env file, ${OFFLINE_HINT}`,
-      );
+      if (!apiKey) {
+        return unconfiguredModel(
+          identity,
+          `Agent '${agent}' uses ${id} but ${provider.keys.join(' or ')} is not set. Set it in the environment or a .env file, ${OFFLINE_HINT}`,
+        );
+      }
+      return lazyModel(identity, () => provider.load(apiKey, parsed.model));
     }
   }
 }
