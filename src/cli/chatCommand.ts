@@ -1,0 +1,68 @@
+import { createInterface } from 'node:readline';
+import { ExitCode } from './exitCodes.js';
+import { playTurn } from './playTurn.js';
+import { NOTHING_STORED, storedNote } from './sessionNotes.js';
+import type { TurnCommandOptions } from './options.js';
+import { openTurnSession, type TurnSession } from './turnSession.js';
+
+const LEAVE_WORDS: ReadonlySet<string> = new Set(['exit', 'quit']);
+
+function banner(session: TurnSession): string {
+  const { syndicate, style } = session;
+  const about = syndicate.description ? ` — ${syndicate.description}` : '';
+  const memory = session.store
+    ? `Session ${session.sessionId}.`
+    : 'memory_system: internal-only, so each message starts afresh and nothing is stored.';
+  return `${style.bold(syndicate.name)}${about}\n${style.dim(`${memory} Type exit or quit (or press Ctrl-D) to leave; Ctrl-C cancels a running turn.`)}\n`;
+}
+
+function farewell(session: TurnSession): string {
+  return session.store ? storedNote(session, session.style) : session.style.dim(NOTHING_STORED);
+}
+
+/** A REPL: every line is one turn of the same session. */
+export async function chatCommand(target: string, options: TurnCommandOptions): Promise<number> {
+  const session = await openTurnSession(target, options, process.env);
+  const json = options.json === true;
+  const interactive = process.stdin.isTTY === true && !json;
+  const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: session.style.cyan('you › '), terminal: interactive && process.stdout.isTTY });
+  let running: AbortController | undefined;
+  let exitCode: number = ExitCode.ok;
+  let turns = 0;
+  // Ctrl-C cancels the running turn; at the prompt it leaves. On a terminal readline reports it
+  // (raw mode swallows the signal); with piped input the process receives SIGINT itself.
+  const onInterrupt = (): void => {
+    if (running) {
+      running.abort();
+      return;
+    }
+    exitCode = ExitCode.cancelled;
+    rl.close();
+  };
+  rl.on('SIGINT', onInterrupt);
+  process.on('SIGINT', onInterrupt);
+  if (!json) process.stdout.write(banner(session));
+  try {
+    if (interactive) rl.prompt();
+    for await (const raw of rl) {
+      const input = raw.trim();
+      // With piped input nothing echoes the line, so the output would read as answers to nothing.
+      if (!interactive && !json) process.stdout.write(`${session.style.cyan('you ›')} ${input}\n`);
+      if (LEAVE_WORDS.has(input)) break;
+      if (input !== '') {
+        running = new AbortController();
+        turns++;
+        await playTurn(session.syndicate, { input, sessionId: session.sessionId, store: session.store, signal: running.signal }, session.printer, session.spinner);
+        running = undefined;
+        if (!json) process.stdout.write('\n');
+      }
+      if (interactive) rl.prompt();
+    }
+  } finally {
+    rl.close();
+    process.off('SIGINT', onInterrupt);
+    if (turns > 0) (json ? process.stderr : process.stdout).write(`${interactive ? '\n' : ''}${farewell(session)}\n`);
+    await session.store?.close();
+  }
+  return exitCode;
+}

@@ -1,0 +1,151 @@
+import type { TurnEvent } from '../runtime/events.js';
+import type { Style } from './terminal.js';
+import { formatTime, preview } from './text.js';
+
+// Turns the event stream into what a person reads. 'live' streams the answering agent's text as it
+// arrives and previews what subagents said; 'transcript' replays stored events, where text deltas
+// are gone and every agent's complete messages are shown instead.
+
+type TraceMode = 'live' | 'transcript';
+
+export interface EventPrinter {
+  print(event: TurnEvent): void;
+  /** False while streamed text is mid-line, where a spinner would overwrite it. */
+  readonly atLineStart: boolean;
+}
+
+type Write = (text: string) => void;
+
+const REQUEST_PREVIEW = 80;
+const ANSWER_PREVIEW = 160;
+const ARGS_PREVIEW = 120;
+const RESULT_PREVIEW = 160;
+const THINKING_PREVIEW = 160;
+
+export function createJsonPrinter(write: Write): EventPrinter {
+  return {
+    atLineStart: true,
+    print(event) {
+      write(`${JSON.stringify(event)}\n`);
+    },
+  };
+}
+
+export function createTracePrinter(write: Write, style: Style, mode: TraceMode): EventPrinter {
+  let atLineStart = true;
+  // The agent whose text is being written under its label; any other line ends the block.
+  let speaker: string | undefined;
+  // The agent last announced as thinking, so a stream of thinking deltas is announced once.
+  let thinker: string | undefined;
+  // Who answers the user: the root, or whoever a dispatching answerer routes the turn to.
+  let answering = { agent: '', depth: 0 };
+  let turns = 0;
+  let linesInTurn = 0;
+
+  const indentOf = (depth: number): string => '  '.repeat(depth);
+  const endLine = (): void => {
+    if (atLineStart) return;
+    write('\n');
+    atLineStart = true;
+  };
+  const line = (depth: number, text: string): void => {
+    endLine();
+    write(`${indentOf(depth)}${text}\n`);
+    speaker = undefined;
+    thinker = undefined;
+    linesInTurn++;
+  };
+  const writeText = (indent: string, text: string): void => {
+    text.split('\n').forEach((part, index) => {
+      if (index > 0) {
+        write('\n');
+        atLineStart = true;
+      }
+      if (part === '') return;
+      write(atLineStart ? `${indent}${part}` : part);
+      atLineStart = false;
+    });
+  };
+  const speak = (event: TurnEvent, text: string): void => {
+    if (speaker !== event.agent) {
+      // The live answer stands apart from the trace above it.
+      if (mode === 'live' && linesInTurn > 0) line(0, '');
+      line(event.depth, style.bold(`${event.agent}:`));
+      speaker = event.agent;
+    }
+    writeText(indentOf(event.depth), text);
+  };
+  const isAnswering = (event: TurnEvent): boolean => event.agent === answering.agent && event.depth === answering.depth;
+
+  const print = (event: TurnEvent): void => {
+    const { depth } = event;
+    switch (event.type) {
+      case 'turn-start':
+        answering = { agent: event.agent, depth };
+        linesInTurn = 0;
+        if (mode === 'transcript') {
+          turns++;
+          if (turns > 1) line(0, '');
+          line(0, style.dim(`── Turn ${turns} · ${formatTime(event.at)} ──`));
+          line(0, `${style.bold('You:')} ${event.input}`);
+        }
+        return;
+      case 'route':
+        if (isAnswering(event)) answering = { agent: event.route, depth: depth + 1 };
+        line(depth, `${style.cyan(`Routed to ${event.route}`)} — ${event.reason}`);
+        return;
+      case 'delegation-start':
+        line(depth, `→ ${event.agent} consults ${event.to}${style.dim(`: "${preview(event.request, REQUEST_PREVIEW)}"`)}`);
+        return;
+      case 'delegation-end':
+        if (event.isError) line(depth, `${style.red(`← ${event.to} failed`)}: ${preview(event.output, ANSWER_PREVIEW)}`);
+        else line(depth, `← ${event.to} answered${mode === 'live' ? style.dim(`: ${preview(event.output, ANSWER_PREVIEW)}`) : ''}`);
+        return;
+      case 'tool-call':
+        line(depth, `⚙ ${event.agent} calls ${event.tool} ${style.dim(preview(event.input, ARGS_PREVIEW))}`);
+        return;
+      case 'tool-result':
+        if (event.isError) line(depth, `${style.red(`↳ ${event.tool} failed`)}: ${preview(event.output, RESULT_PREVIEW)}`);
+        else line(depth, `↳ ${event.tool}: ${preview(event.output, RESULT_PREVIEW)}`);
+        return;
+      case 'text-delta':
+        if (mode === 'live' && isAnswering(event)) speak(event, event.delta);
+        return;
+      case 'message':
+        if (mode === 'transcript') speak(event, event.text);
+        else if (isAnswering(event)) endLine();
+        return;
+      case 'thinking-delta':
+        // Live, thinking is announced as it starts; the complete `thinking` event comes only after the step's text.
+        if (mode === 'live' && thinker !== event.agent) {
+          line(depth, style.dim(`${event.agent} is thinking…`));
+          thinker = event.agent;
+        }
+        return;
+      case 'thinking':
+        if (mode === 'transcript') line(depth, style.dim(`(${event.agent} thought) ${preview(event.text, THINKING_PREVIEW)}`));
+        return;
+      case 'status':
+        line(depth, style.dim(`… ${event.message}`));
+        return;
+      case 'warning':
+        line(depth, style.yellow(`⚠ ${event.message}`));
+        return;
+      case 'error':
+        line(depth, event.code === 'cancelled' ? style.yellow('■ Turn cancelled.') : style.red(`✖ ${event.message}`));
+        return;
+      case 'turn-end':
+        endLine();
+        return;
+      case 'usage':
+        return;
+    }
+  };
+
+  return {
+    print,
+    get atLineStart() {
+      return atLineStart;
+    },
+  };
+}

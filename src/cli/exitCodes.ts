@@ -1,0 +1,14 @@
+/** Documented process exit codes; the same table is printed by --help and in the README. */
+export const ExitCode = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  cancelled: 130,
+} as const;
+
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0    ok
+  1    validation failed, the turn failed, or the session was not found
+  2    usage error (unknown command or option, missing argument, unknown syndicate name)
+  130  cancelled by Ctrl-C`;

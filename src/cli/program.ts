@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { EXIT_CODES_HELP } from './exitCodes.js';
+import { PACKAGE_ROOT } from './resolveSyndicateFile.js';
+import type { BindingOptions, SessionsOptions, TurnCommandOptions } from './options.js';
+
+// Only commander is loaded up front: each action imports its command module on first use, so
+// `--help` loads nothing else and `validate` never loads the runtime, models or SQLite binding.
+
+const TARGET_HELP = `
+<file|name>: an existing path is used as is; otherwise <name> is looked up as
+./syndicates/<name>.yaml, ./syndicates/<name>.yml, then the bundled examples/<name>.yaml.`;
+
+const TURN_EXAMPLES = `
+Examples:
+  $ syndicate run boardroom "Proposal: a three-day team offsite in Lisbon for 12 people on a 4,800 budget." --offline
+  $ syndicate run ./my-team.yaml "Summarise this week's tickets" --bind team=support --json
+  $ syndicate chat council --session 3f1c... --offline`;
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+function withBindingOptions(command: Command): Command {
+  return command
+    .option('--bind <key=value>', 'set a {{variable}} (repeatable; numbers and true/false are typed)', collect)
+    .option('--bindings <file>', 'variables from a flat JSON object (--bind wins)');
+}
+
+function withTurnOptions(command: Command): Command {
+  return withBindingOptions(
+    command
+      .option('--session <id>', 'resume this session (default: a new random id)')
+      .option('--db <path>', 'SQLite file holding sessions (default: $SYNDICATE_HOME/syndicate.db or the per-user data directory)')
+      .option('--offline', 'run every agent on the built-in scripted model: no keys, no network (also SYNDICATE_OFFLINE=1)')
+      .option('--model <id>', 'run every agent on this model id, e.g. gpt-4.1-mini or ollama/qwen3:8b')
+      .option('--script <file>', 'scripted-model steps by agent name ("*" for any), YAML or JSON'),
+  )
+    .option('--json', 'print every event as NDJSON (one JSON object per line) instead of the trace')
+    .addHelpText('after', `${TARGET_HELP}\n${TURN_EXAMPLES}\n${EXIT_CODES_HELP}`);
+}
+
+export function buildProgram(): Command {
+  const program = new Command('syndicate')
+    .description('Run YAML agent graphs ("syndicates") as live agents.')
+    .version(packageVersion())
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', EXIT_CODES_HELP);
+
+  withTurnOptions(
+    program
+      .command('run')
+      .summary('run one turn and print the live trace')
+      .description('Run one turn and print the live trace: who speaks, delegations, tool calls, routes, then the answer.')
+      .argument('<file|name>', 'syndicate file or name')
+      .argument('<message...>', 'the user message (quote it, or pass several words)'),
+  ).action(async (target: string, words: string[], options: TurnCommandOptions) => {
+    const { runCommand } = await import('./runCommand.js');
+    process.exitCode = await runCommand(target, words.join(' '), options);
+  });
+
+  withTurnOptions(
+    program
+      .command('chat')
+      .summary('talk to a syndicate, one turn per line')
+      .description('Talk to a syndicate: each line is a turn of one session. exit, quit or Ctrl-D leaves; Ctrl-C cancels a running turn.')
+      .argument('<file|name>', 'syndicate file or name'),
+  ).action(async (target: string, options: TurnCommandOptions) => {
+    const { chatCommand } = await import('./chatCommand.js');
+    process.exitCode = await chatCommand(target, options);
+  });
+
+  withBindingOptions(
+    program
+      .command('validate')
+      .summary('check syndicate files without calling any model')
+      .description('Check syndicate files without calling any model; prints "ok  <file>" or every issue as file:line:col.')
+      .argument('<files...>', 'syndicate files or names'),
+  )
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (files: string[], options: BindingOptions) => {
+      const { validateCommand } = await import('./validateCommand.js');
+      process.exitCode = validateCommand(files, options);
+    });
+
+  const sessions = program
+    .command('sessions')
+    .summary('list, show and delete stored sessions')
+    .description('List, show and delete stored sessions.')
+    .addHelpText('after', EXIT_CODES_HELP);
+  const dbOption = '--db <path>';
+  const dbHelp = 'SQLite file holding sessions (default: $SYNDICATE_HOME/syndicate.db or the per-user data directory)';
+  sessions
+    .command('list')
+    .summary('list sessions')
+    .description('List sessions, most recently updated first.')
+    .option(dbOption, dbHelp)
+    .option('--json', 'print the sessions as a JSON array')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (options: SessionsOptions) => {
+      const { listSessions } = await import('./sessionsCommand.js');
+      process.exitCode = await listSessions(options);
+    });
+  sessions
+    .command('show')
+    .summary('print a session as a readable transcript')
+    .description('Print a session as a readable transcript: user input, labelled agent messages, delegations, tool calls.')
+    .argument('<id>', 'session id')
+    .option(dbOption, dbHelp)
+    .option('--json', 'print the stored events as NDJSON')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (id: string, options: SessionsOptions) => {
+      const { showSession } = await import('./sessionsCommand.js');
+      process.exitCode = await showSession(id, options);
+    });
+  sessions
+    .command('delete')
+    .summary('delete a session')
+    .description('Delete a session and all its events.')
+    .argument('<id>', 'session id')
+    .option(dbOption, dbHelp)
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (id: string, options: SessionsOptions) => {
+      const { deleteSession } = await import('./sessionsCommand.js');
+      process.exitCode = await deleteSession(id, options);
+    });
+
+  return program;
+}

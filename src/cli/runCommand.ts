@@ -1,0 +1,42 @@
+import type { TurnStatus } from '../runtime/events.js';
+import { ExitCode } from './exitCodes.js';
+import { playTurn } from './playTurn.js';
+import { NOTHING_STORED, storedNote } from './sessionNotes.js';
+import type { TurnCommandOptions } from './options.js';
+import { openTurnSession, type TurnSession } from './turnSession.js';
+
+function exitCodeOf(status: TurnStatus): number {
+  if (status === 'completed') return ExitCode.ok;
+  return status === 'cancelled' ? ExitCode.cancelled : ExitCode.failed;
+}
+
+/** Where the turn went; on stderr with --json so stdout stays pure NDJSON. */
+function printStorage(session: TurnSession): void {
+  const note = session.store ? storedNote(session, session.style) : session.style.dim(NOTHING_STORED);
+  if (session.options.json) process.stderr.write(`${note}\n`);
+  else process.stdout.write(`\n${note}\n`);
+}
+
+export async function runCommand(target: string, message: string, options: TurnCommandOptions): Promise<number> {
+  const session = await openTurnSession(target, options, process.env);
+  const controller = new AbortController();
+  // First Ctrl-C cancels the turn (its events so far are kept); a second one stops waiting for it.
+  const onInterrupt = (): void => {
+    if (controller.signal.aborted) process.exit(ExitCode.cancelled);
+    controller.abort();
+  };
+  process.on('SIGINT', onInterrupt);
+  try {
+    const status = await playTurn(
+      session.syndicate,
+      { input: message, sessionId: session.sessionId, store: session.store, signal: controller.signal },
+      session.printer,
+      session.spinner,
+    );
+    printStorage(session);
+    return exitCodeOf(status);
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    await session.store?.close();
+  }
+}

@@ -1,0 +1,26 @@
+import { formatIssue, SyndicateConfigError } from '../config/errors.js';
+import { ExitCode } from './exitCodes.js';
+import type { BindingOptions } from './options.js';
+import { bindingsOf, loadDefinition } from './loadDefinition.js';
+import { colourEnabled, createStyle } from './terminal.js';
+import { UsageError } from './usageError.js';
+
+/** Checks each file without calling any model; prints `ok  <file>` or every issue found. */
+export function validateCommand(files: string[], options: BindingOptions): number {
+  const style = createStyle(colourEnabled(process.stdout, process.env));
+  const bindings = bindingsOf(options);
+  let valid = true;
+  for (const file of files) {
+    try {
+      const { warnings } = loadDefinition(file, bindings);
+      process.stdout.write(`${style.green('ok')}  ${file}\n`);
+      for (const warning of warnings) process.stdout.write(`${style.yellow('warning:')} ${formatIssue(warning)}\n`);
+    } catch (error) {
+      // A file that does not exist is an invalid input here, not a usage error.
+      if (!(error instanceof SyndicateConfigError || error instanceof UsageError)) throw error;
+      valid = false;
+      process.stdout.write(`${style.red('error')}  ${file}\n${error.message}\n`);
+    }
+  }
+  return valid ? ExitCode.ok : ExitCode.failed;
+}

@@ -1,0 +1,61 @@
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EXAMPLES_DIR, SEED_DIR, runCli, tempDir } from './cli.js';
+
+const dir = tempDir('validate');
+afterAll(dir.remove);
+
+const BROKEN = `syndicate_name: "Broken"
+orchestrator:
+  name: "Boss"
+  model: "gpt-4.1-mini"
+  instruction: "Hello {{audience}}"
+subagents:
+  - name: "Helper"
+    instruction: "Help."
+`;
+
+describe('syndicate validate', () => {
+  it('accepts every bundled example and every seed example', async () => {
+    const files = [
+      ...readdirSync(EXAMPLES_DIR).map((f) => join(EXAMPLES_DIR, f)),
+      ...readdirSync(SEED_DIR).filter((f) => f.endsWith('.yaml')).map((f) => join(SEED_DIR, f)),
+    ];
+    const result = await runCli(['validate', ...files], { home: dir.path });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(files.map((f) => `ok  ${f}\n`).join(''));
+  });
+
+  it('prints every issue with file:line:col and exits 1', async () => {
+    writeFileSync(join(dir.path, 'broken.yaml'), BROKEN);
+    const result = await runCli(['validate', 'council', 'broken.yaml'], { home: dir.path });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('ok  council\n');
+    expect(result.stdout).toContain('error  broken.yaml\n');
+    expect(result.stdout).toContain('broken.yaml:5:23 orchestrator.instruction: unresolved variable {{audience}}');
+    expect(result.stdout).toContain('broken.yaml:7:5 subagents[0].description: required');
+  });
+
+  it('takes variable values from --bind and --bindings', async () => {
+    writeFileSync(join(dir.path, 'bindings.json'), '{"audience": "engineers"}');
+    const missing = BROKEN.replace('    instruction: "Help."', '    description: "Helps."\n    instruction: "Help."');
+    writeFileSync(join(dir.path, 'needs-binding.yaml'), missing);
+    expect((await runCli(['validate', 'needs-binding.yaml'], { home: dir.path })).code).toBe(1);
+    expect((await runCli(['validate', 'needs-binding.yaml', '--bind', 'audience=ops'], { home: dir.path })).code).toBe(0);
+    expect((await runCli(['validate', 'needs-binding.yaml', '--bindings', 'bindings.json'], { home: dir.path })).code).toBe(0);
+  });
+
+  it('passes a file with inert fields but warns where they are', async () => {
+    writeFileSync(join(dir.path, 'inert.yaml'), 'syndicate_name: "Inert"\nguards: ["pii"]\norchestrator:\n  name: "Boss"\n  model: "gpt-4.1-mini"\n  instruction: "Hi"\nsubagents: []\n');
+    const result = await runCli(['validate', 'inert.yaml'], { home: dir.path });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^ok {2}inert\.yaml\nwarning: inert\.yaml:2:1 guards: has no effect/);
+  });
+
+  it('reports a file that does not exist as invalid', async () => {
+    const result = await runCli(['validate', 'missing.yaml'], { home: dir.path });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`no such file: ${join(dir.path, 'missing.yaml')}`);
+  });
+});
