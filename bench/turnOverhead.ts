@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentDefinition, SyndicateDefinition } from '../src/config/definition.js';
+import { defineAgent, defineSyndicate } from '../src/config/define.js';
+import type { AgentDefinition } from '../src/config/definition.js';
 import { compileSyndicate, type CompiledSyndicate } from '../src/runtime/compileSyndicate.js';
 import { runTurn, type RunTurnOptions } from '../src/runtime/runTurn.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
@@ -17,38 +18,9 @@ const SEQUENTIAL_TURNS = 2_000;
 const CONCURRENT_TURNS = 200;
 const TURNS_PER_SESSION = 10;
 
-function leaf(name: string): AgentDefinition {
-  return {
-    name,
-    description: `${name} examines the claim.`,
-    model: 'scripted',
-    instruction: `You are ${name}.`,
-    globalInstruction: undefined,
-    tools: [],
-    generateContentConfig: {},
-    outputSchema: undefined,
-    mcpServerUrl: undefined,
-    script: undefined,
-    includeContents: 'default',
-    subagents: [],
-    dispatch: undefined,
-    file: 'bench',
-  };
-}
-
 function council(): CompiledSyndicate {
-  const definition: SyndicateDefinition = {
-    name: 'Bench Council',
-    description: undefined,
-    file: 'bench',
-    memorySystem: 'session-only',
-    memoryExtractionRules: undefined,
-    variables: {},
-    maxSteps: 20,
-    warnings: [],
-    root: { ...leaf('Moderator'), subagents: [leaf('Advocate'), leaf('Skeptic')] },
-  };
-  return compileSyndicate(definition);
+  const leaf = (name: string): AgentDefinition => defineAgent(name, { model: 'scripted', description: `${name} examines the claim.` });
+  return compileSyndicate(defineSyndicate({ ...leaf('Moderator'), subagents: [leaf('Advocate'), leaf('Skeptic')] }, { name: 'Bench Council', memorySystem: 'session-only' }));
 }
 
 async function turn(compiled: CompiledSyndicate, options: RunTurnOptions): Promise<void> {

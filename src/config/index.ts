@@ -5,5 +5,6 @@ export { parseBindings, parseBoundValue } from './bindings.js';
 export { normalizeOutputSchema, type NormalizedOutputSchema } from './normalizeOutputSchema.js';
 export { DEFAULT_ROUTE_FLAGS, findRoute, routeKey } from './routes.js';
 export { closestMatch } from './suggest.js';
+export { defineAgent, defineSyndicate } from './define.js';
 export * from './definition.js';
 export * from './schema.js';

@@ -2,45 +2,20 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { defineAgent, defineSyndicate } from '../../src/config/define.js';
 import type { AgentDefinition, SyndicateDefinition } from '../../src/config/definition.js';
 import { resolveModel } from '../../src/models/resolveModel.js';
 import { compileSyndicate, type CompileOptions, type CompiledSyndicate } from '../../src/runtime/compileSyndicate.js';
 import type { TurnEvent, TurnEventOf, TurnEventType } from '../../src/runtime/events.js';
 import { runTurn, type RunTurnOptions } from '../../src/runtime/runTurn.js';
 
+/** Agents in these tests run on the scripted model unless they say otherwise. */
 export function agent(name: string, overrides: Partial<AgentDefinition> = {}): AgentDefinition {
-  return {
-    name,
-    description: `${name} does its job.`,
-    model: 'scripted',
-    instruction: `You are ${name}.`,
-    globalInstruction: undefined,
-    tools: [],
-    generateContentConfig: {},
-    outputSchema: undefined,
-    mcpServerUrl: undefined,
-    script: undefined,
-    includeContents: 'default',
-    subagents: [],
-    dispatch: undefined,
-    file: 'test.yaml',
-    ...overrides,
-  };
+  return defineAgent(name, { model: 'scripted', file: 'test.yaml', ...overrides });
 }
 
 export function syndicate(root: AgentDefinition, overrides: Partial<SyndicateDefinition> = {}): SyndicateDefinition {
-  return {
-    name: 'Test',
-    description: undefined,
-    file: 'test.yaml',
-    memorySystem: 'session-only',
-    memoryExtractionRules: undefined,
-    variables: {},
-    maxSteps: 20,
-    root,
-    warnings: [],
-    ...overrides,
-  };
+  return defineSyndicate(root, { name: 'Test', file: 'test.yaml', memorySystem: 'session-only', ...overrides });
 }
 
 export function compile(root: AgentDefinition, options: CompileOptions = {}, overrides: Partial<SyndicateDefinition> = {}): CompiledSyndicate {
