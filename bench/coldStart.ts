@@ -9,7 +9,7 @@ import { report, summarize } from './stats.js';
 // (the first event of the trace), and to exit.
 
 const RUNS = 10;
-const cli = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../dist/cli/syndicate.mjs', import.meta.url));
 
 function once(home: string): Promise<{ firstOutputMs: number; exitMs: number }> {
   return new Promise((resolve, reject) => {

@@ -17,6 +17,12 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`syndicate sessions show x | head`) is not an error: stop quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const code = await main(process.argv);
 // Exit explicitly: an idle keep-alive socket of a model provider must not hold the process open,
 // but only after piped output has been flushed.

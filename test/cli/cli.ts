@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 // environment: no inherited provider keys, a private SYNDICATE_HOME, no colour.
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const CLI = join(REPO_ROOT, 'dist', 'cli', 'main.js');
+export const CLI = join(REPO_ROOT, 'dist', 'cli', 'syndicate.mjs');
 export const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
 export const SEED_DIR = join(REPO_ROOT, '..', 'shared', 'seed-examples');
 
