@@ -6,7 +6,7 @@ import type {
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import type { CompiledAgent } from './compileSyndicate.js';
-import type { UsageFigures } from './events.js';
+import type { ModelCallOutcome, UsageFigures } from './events.js';
 import type { TurnContext } from './turnContext.js';
 
 // One model call, driven on the provider interface directly (not through generateText):
@@ -118,13 +118,24 @@ async function generateStep(turn: TurnContext, options: CallModelOptions, call: 
   return step;
 }
 
-export function callModel(turn: TurnContext, options: CallModelOptions): Promise<ModelStep> {
+export async function callModel(turn: TurnContext, options: CallModelOptions): Promise<ModelStep> {
+  const { agent, depth } = options;
   const call: LanguageModelV3CallOptions = {
-    ...options.agent.settings,
+    ...agent.settings,
     prompt: options.prompt,
     abortSignal: turn.signal,
     responseFormat: options.responseFormat,
   };
-  if (options.withTools && options.agent.toolSpecs.length > 0) call.tools = options.agent.toolSpecs;
-  return turn.stream ? streamStep(turn, options, call) : generateStep(turn, options, call);
+  if (options.withTools && agent.toolSpecs.length > 0) call.tools = agent.toolSpecs;
+  const started = performance.now();
+  const usage = (outcome: ModelCallOutcome, figures: UsageFigures): void =>
+    turn.emit(agent.name, depth, { type: 'usage', provider: agent.model.provider, model: agent.model.modelId, latencyMs: performance.now() - started, outcome, ...figures });
+  try {
+    const step = await (turn.stream ? streamStep(turn, options, call) : generateStep(turn, options, call));
+    usage('ok', step.usage);
+    return step;
+  } catch (error) {
+    usage(turn.signal.aborted ? 'cancelled' : 'error', usageOf(undefined));
+    throw error;
+  }
 }

@@ -4,6 +4,8 @@
 
 export type TurnStatus = 'completed' | 'failed' | 'cancelled';
 
+export type ModelCallOutcome = 'ok' | 'error' | 'cancelled';
+
 export interface UsageFigures {
   inputTokens: number;
   outputTokens: number;
@@ -28,7 +30,8 @@ export type TurnEventBody =
   | { type: 'thinking'; text: string }
   | { type: 'status'; message: string }
   | { type: 'warning'; message: string }
-  | ({ type: 'usage'; provider: string; model: string } & UsageFigures)
+  /** One per model call, whatever its outcome: the source of the usage ledger and model spans. */
+  | ({ type: 'usage'; provider: string; model: string; latencyMs: number; outcome: ModelCallOutcome } & UsageFigures)
   | { type: 'error'; message: string; code: string }
   | { type: 'turn-end'; status: TurnStatus; output: string; error?: string };
 

@@ -22,8 +22,6 @@ export function systemPrompt(turn: TurnContext, agent: CompiledAgent): LanguageM
 }
 
 function recordStep(turn: TurnContext, agent: CompiledAgent, depth: number, step: ModelStep): void {
-  const provider = agent.model.provider;
-  turn.emit(agent.name, depth, { type: 'usage', provider, model: agent.model.modelId, ...step.usage });
   if (step.reasoning) turn.emit(agent.name, depth, { type: 'thinking', text: step.reasoning });
   if (step.text) turn.emit(agent.name, depth, { type: 'message', text: step.text });
 }

@@ -67,7 +67,6 @@ async function classify(turn: TurnContext, agent: CompiledAgent, dispatch: Compi
       responseFormat: { type: 'json', schema: dispatch.classifierSchema, name: 'route' },
       emitText: false,
     });
-    turn.emit(agent.name, depth, { type: 'usage', provider: agent.model.provider, model: agent.model.modelId, ...step.usage });
     text = step.text;
   } catch (error) {
     turn.signal.throwIfAborted();

@@ -34,8 +34,25 @@ const NO_HISTORY: readonly TurnRecord[] = [];
  */
 export function runTurn(syndicate: CompiledSyndicate, options: RunTurnOptions): AsyncIterable<TurnEvent> {
   const channel = createEventChannel<TurnEvent>();
-  void executeTurn(syndicate, options, (event) => channel.push(event)).finally(() => channel.close());
+  const push = (event: TurnEvent): void => channel.push(event);
+  void executeTurn(syndicate, options, options.observers?.length ? observed(options.observers, push) : push).finally(() => channel.close());
   return channel;
+}
+
+function observed(observers: readonly TurnObserver[], push: (event: TurnEvent) => void): (event: TurnEvent) => void {
+  const active = [...observers];
+  return (event) => {
+    for (let i = 0; i < active.length; i++) {
+      try {
+        active[i]!(event);
+      } catch (error) {
+        active.splice(i--, 1);
+        const message = `an event observer failed and was detached for the rest of the turn: ${errorMessage(error)}`;
+        push({ turnId: event.turnId, agent: event.agent, depth: event.depth, at: Date.now(), type: 'warning', message });
+      }
+    }
+    push(event);
+  };
 }
 
 export async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions, listener: (event: TurnEvent) => void): Promise<TurnStatus> {

@@ -91,3 +91,39 @@ describe('a model that cannot run as configured', () => {
     expect(turnEnd(events).status).toBe('failed');
   });
 });
+
+describe('usage events', () => {
+  it('records one usage event per model call, failed calls included', async () => {
+    const root = agent('Moderator', { subagents: [agent('Advocate', { script: [{ error: 'server' }] }), agent('Skeptic')] });
+
+    const events = await collect(compile(root), { input: 'Should we?' });
+
+    const usage = ofType(events, 'usage').map((e) => `${e.agent}:${e.outcome}`);
+    expect(usage).toEqual(['Moderator:ok', 'Advocate:error', 'Moderator:ok', 'Skeptic:ok', 'Moderator:ok']);
+    expect(ofType(events, 'usage').every((e) => e.latencyMs >= 0 && e.provider === 'scripted')).toBe(true);
+  });
+});
+
+describe('observers', () => {
+  it('see every event of the turn in order', async () => {
+    const seen: string[] = [];
+
+    const events = await collect(compile(council), { input: 'Should we?', observers: [(event) => seen.push(event.type)] });
+
+    expect(seen).toEqual(events.map((e) => e.type));
+  });
+
+  it('are detached with a warning when they throw, and the turn goes on', async () => {
+    const events = await collect(compile(council), {
+      input: 'Should we?',
+      observers: [
+        () => {
+          throw new Error('exporter down');
+        },
+      ],
+    });
+
+    expect(ofType(events, 'warning').map((e) => e.message)).toEqual([expect.stringContaining('exporter down')]);
+    expect(turnEnd(events).status).toBe('completed');
+  });
+});
