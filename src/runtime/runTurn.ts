@@ -23,7 +23,14 @@ export interface RunTurnOptions {
    */
   stream?: boolean;
   now?: () => Date;
+  /**
+   * Called with every event, in order, before the face sees it (telemetry, ledgers). An
+   * observer that throws is detached with a warning event; the turn goes on.
+   */
+  observers?: readonly TurnObserver[];
 }
+
+export type TurnObserver = (event: TurnEvent) => void;
 
 const NO_HISTORY: readonly TurnRecord[] = [];
 
