@@ -109,8 +109,8 @@ export async function executeTurn(syndicate: CompiledSyndicate, options: RunTurn
   let failure: string | undefined;
   try {
     if (persist) {
-      await store.openSession(sessionId, syndicate.name);
-      turn.history = await loadSessionHistory(store, sessionId);
+      const session = await store.openSession(sessionId, syndicate.name);
+      turn.history = await loadSessionHistory(store, sessionId, session.eventCount);
     }
     turn.emit(root.name, 0, { type: 'turn-start', syndicate: syndicate.name, input: options.input });
     output = await runAgent(turn, root, options.input, 0);

@@ -28,22 +28,23 @@ function applyEvents(session: CachedSession, events: readonly StoredEvent[]): vo
   if (excess > 0) session.turns.splice(0, excess);
 }
 
-export async function loadSessionHistory(store: Store, sessionId: string): Promise<readonly TurnRecord[]> {
+/**
+ * `storedEvents` is the session's event count as the store reports it (its last seq): equal
+ * to what is cached means nothing to read; lower means the session was deleted and
+ * recreated (seq restarts), so the cache is dropped.
+ */
+export async function loadSessionHistory(store: Store, sessionId: string, storedEvents: number): Promise<readonly TurnRecord[]> {
   let sessions = cache.get(store);
   if (!sessions) {
     sessions = new Map();
     cache.set(store, sessions);
   }
   let session = sessions.get(sessionId);
-  if (!session) {
+  if (!session || storedEvents < session.lastSeq) {
     session = { lastSeq: 0, turns: [] };
     if (sessions.size >= MAX_CACHED_SESSIONS) sessions.delete(sessions.keys().next().value as string);
     sessions.set(sessionId, session);
   }
-  applyEvents(session, await store.readEvents(sessionId, { afterSeq: session.lastSeq }));
+  if (storedEvents > session.lastSeq) applyEvents(session, await store.readEvents(sessionId, { afterSeq: session.lastSeq }));
   return session.turns;
-}
-
-export function forgetSessionHistory(store: Store, sessionId: string): void {
-  cache.get(store)?.delete(sessionId);
 }

@@ -9,11 +9,12 @@ export interface SessionRecord {
   syndicate: string;
   createdAt: number;
   updatedAt: number;
+  /** Also the seq of the session's last event (seqs run 1, 2, 3… with no gaps). */
   eventCount: number;
 }
 
 export interface StoredEvent {
-  /** Monotonic within a session: the order events were appended. */
+  /** 1, 2, 3… within a session, in the order events were appended; restarts if the session is deleted and recreated. */
   seq: number;
   sessionId: string;
   event: TurnEvent;

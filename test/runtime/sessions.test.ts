@@ -97,3 +97,20 @@ describe('sessions', () => {
     await store.close();
   });
 });
+
+describe('a session deleted and recreated under the same id', () => {
+  it('starts with no history, even in the process that cached the old one', async () => {
+    const store = openSqliteStore(tempDbPath());
+    const calls: ModelCall[] = [];
+    const compiled = compile(council, { resolveModel: recordCalls(calls) });
+    await collect(compiled, { input: 'Old question?', sessionId: 's1', store });
+    await collect(compiled, { input: 'Old follow-up?', sessionId: 's1', store });
+    await store.deleteSession('s1');
+
+    await collect(compiled, { input: 'New question?', sessionId: 's1', store });
+
+    const lastModeratorCall = calls.filter((c) => c.agent === 'Moderator').at(-1);
+    expect(JSON.stringify(lastModeratorCall?.options.prompt)).not.toContain('Old');
+    await store.close();
+  });
+});

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TurnEvent } from '../../src/runtime/events.js';
 import type { Store } from '../../src/store/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
@@ -90,7 +90,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('appends with one UPDATE and one INSERT per event, none of which reads existing events', async () => {
+  it('appends with one read of the last index entry and one INSERT per event, rewriting nothing', async () => {
     const path = join(dir, 'append-path.db');
     const executed: string[] = [];
     const store = openSqliteStore(path, { onStatement: (sql) => executed.push(sql) });
@@ -104,22 +104,70 @@ describe('SQLite store', () => {
 
       await store.appendEvents('long', [message('a'), message('b'), message('c')]);
 
-      expect(executed.map((sql) => sql.split(' (')[0])).toStrictEqual([
-        'BEGIN',
-        expect.stringMatching(/^UPDATE sessions SET/),
+      expect(executed.map((sql) => sql.split(' (')[0]!.split(',')[0])).toStrictEqual([
+        'BEGIN IMMEDIATE',
+        'SELECT s.number',
         'INSERT INTO events',
         'INSERT INTO events',
         'INSERT INTO events',
         'COMMIT',
       ]);
-      // The query plans prove the statements' cost does not grow with the session: neither scans
-      // nor searches the events table.
-      for (const sql of executed.filter((statement) => statement !== 'BEGIN' && statement !== 'COMMIT')) {
+      // The statements' cost does not grow with the session: nothing scans, and the one read of
+      // events walks its index in seq order and stops at the first (last-appended) entry.
+      expect(executed[1]).toMatch(/ORDER BY seq DESC LIMIT 1\)/);
+      for (const sql of executed.slice(1, -1)) {
         const plan = raw.prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all();
-        for (const step of plan) expect(step.detail).not.toMatch(/\bevents\b/);
+        for (const step of plan) expect(step.detail).not.toMatch(/^SCAN|TEMP B-TREE/);
       }
     } finally {
       raw.close();
+      await store.close();
+    }
+  });
+
+  it('opens an existing session without taking the write lock', async () => {
+    const path = join(dir, 'open-while-locked.db');
+    const store = openSqliteStore(path);
+    const writer = new Database(path);
+    try {
+      const opened = await store.openSession('existing', 'council');
+      writer.exec('BEGIN IMMEDIATE');
+      const started = Date.now();
+      // A write transaction would wait out the 5 s busy timeout, then fail.
+      expect(await store.openSession('existing', 'council')).toStrictEqual(opened);
+      expect(Date.now() - started).toBeLessThan(1_000);
+    } finally {
+      writer.close();
+      await store.close();
+    }
+  });
+
+  it('checkpoints the WAL into the database file off the appending thread', async () => {
+    const path = join(dir, 'checkpointed.db');
+    const store = openSqliteStore(path);
+    try {
+      await store.openSession('s', 'council');
+      const before = statSync(path).size;
+      // Fewer pages than the writer's own automatic checkpoint waits for, so only the worker
+      // can have moved them into the database file.
+      for (let batch = 0; batch < 300; batch += 1) await store.appendEvents('s', [message(`${batch}`)]);
+      await vi.waitFor(() => expect(statSync(path).size).toBeGreaterThan(before), { timeout: 10_000, interval: 20 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps the WAL bounded while appends never pause', async () => {
+    const path = join(dir, 'bounded-wal.db');
+    const store = openSqliteStore(path);
+    try {
+      await store.openSession('s', 'council');
+      // ~24,000 WAL pages: six times the writer's backstop of 4,000.
+      for (let batch = 0; batch < 8_000; batch += 1) {
+        await store.appendEvents('s', [message(`${batch}.0`), message(`${batch}.1`), message(`${batch}.2`)]);
+      }
+      expect(statSync(`${path}-wal`).size).toBeLessThan(24 * 1024 * 1024);
+    } finally {
       await store.close();
     }
   });
@@ -134,9 +182,9 @@ const compiledStore = fileURLToPath(new URL('../../dist/store/sqlite/index.js', 
  * moment a report arrives would hit the child right after its print, between batches; the delay
  * lets it run on so the kill lands anywhere, mid-batch included.
  */
-function appendUntilKilled(dbPath: string, sessionId: string, killAfter: number, delayMs: number): Promise<number> {
+function appendUntilKilled(dbPath: string, sessionId: string, killAfter: number, delayMs: number, label = 'batch'): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [childScript, dbPath, sessionId], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [childScript, dbPath, sessionId, label], { stdio: ['ignore', 'pipe', 'pipe'] });
     let reported = 0;
     let killScheduled = false;
     let pending = '';
@@ -199,6 +247,36 @@ describe('SQLite store durability', () => {
         expect(sizes.size).toBeGreaterThanOrEqual(reported);
         expect([...sizes.keys()]).toStrictEqual(Array.from({ length: sizes.size }, (_, index) => `batch-${index + 1}`));
         expect((await store.getSession(`crash-${round}`))!.eventCount).toBe(3 * sizes.size);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('numbers events 1, 2, 3... with every batch whole and contiguous when two processes append to one session', async () => {
+    const path = join(dir, 'two-writers.db');
+    const setup = openSqliteStore(path);
+    await setup.openSession('shared', 'council');
+    await setup.close();
+
+    await Promise.all(['a', 'b'].map((label) => appendUntilKilled(path, 'shared', 150, Math.random() * 3, label)));
+
+    const store = openSqliteStore(path);
+    try {
+      const stored = await store.readEvents('shared');
+      expect(stored.map((entry) => entry.seq)).toStrictEqual(Array.from({ length: stored.length }, (_, index) => index + 1));
+      expect((await store.getSession('shared'))!.eventCount).toBe(stored.length);
+      const runs: { turnId: string; size: number }[] = [];
+      for (const { event } of stored) {
+        const last = runs[runs.length - 1];
+        if (last?.turnId === event.turnId) last.size += 1;
+        else runs.push({ turnId: event.turnId, size: 1 });
+      }
+      expect(runs.filter((run) => run.size !== 3), 'split or partial batches').toStrictEqual([]);
+      for (const label of ['a', 'b']) {
+        const mine = runs.filter((run) => run.turnId.startsWith(`${label}-`)).map((run) => run.turnId);
+        expect(mine.length).toBeGreaterThanOrEqual(150);
+        expect(mine).toStrictEqual(Array.from({ length: mine.length }, (_, index) => `${label}-${index + 1}`));
       }
     } finally {
       await store.close();

@@ -4,27 +4,35 @@ import type Database from 'better-sqlite3';
 // run. Append new migrations, never edit one that has shipped.
 const MIGRATIONS: readonly string[] = [
   `
+  -- number is the key events refer to: an integer keeps their index entries small.
   CREATE TABLE sessions (
-    id          TEXT PRIMARY KEY,
-    syndicate   TEXT NOT NULL,
-    created_at  INTEGER NOT NULL,
-    updated_at  INTEGER NOT NULL,
-    event_count INTEGER NOT NULL DEFAULT 0
+    number     INTEGER PRIMARY KEY,
+    id         TEXT NOT NULL UNIQUE,
+    syndicate  TEXT NOT NULL,
+    created_at INTEGER NOT NULL
   );
-  -- id is the rowid and doubles as the event's seq. No AUTOINCREMENT: it would add a write to
-  -- sqlite_sequence per insert, and max(rowid) + 1 already keeps seq increasing within every live
-  -- session (ids are only reused after the session holding the largest ones is deleted).
-  -- payload holds the whole event; the other columns copy envelope fields so SQL can filter on them.
+  -- Laid out for a cheap commit. Rows are stored in append order (id), so an append lands on the
+  -- last leaf of the table whichever session it is for, and SQLite splits a full last leaf by just
+  -- starting a new one; the commit's other page is a leaf of the small events_by_session index.
+  -- Keyed by session instead (a WITHOUT ROWID table on (session, seq)), an append lands mid-tree,
+  -- where a full leaf of these large rows is rebalanced with its neighbours on almost every commit:
+  -- 2.7 to 4.6 pages written per 3-event commit against 2.7 to 2.9 for this layout.
+  -- seq runs 1, 2, 3... within a session with no gaps (batches are atomic, sessions are deleted
+  -- whole), so the last event's seq is the session's event count and its appended_at the session's
+  -- updatedAt: appends never write the sessions row.
+  -- payload holds the whole event; type, agent, turn_id and at copy envelope fields for SQL filters.
   CREATE TABLE events (
-    id         INTEGER PRIMARY KEY,
-    session_id TEXT NOT NULL REFERENCES sessions (id),
-    type       TEXT NOT NULL,
-    agent      TEXT NOT NULL,
-    turn_id    TEXT NOT NULL,
-    at         INTEGER NOT NULL,
-    payload    TEXT NOT NULL
+    id             INTEGER PRIMARY KEY,
+    session_number INTEGER NOT NULL REFERENCES sessions (number),
+    seq            INTEGER NOT NULL,
+    appended_at    INTEGER NOT NULL,
+    type           TEXT NOT NULL,
+    agent          TEXT NOT NULL,
+    turn_id        TEXT NOT NULL,
+    at             INTEGER NOT NULL,
+    payload        TEXT NOT NULL
   );
-  CREATE INDEX events_by_session ON events (session_id, id);
+  CREATE UNIQUE INDEX events_by_session ON events (session_number, seq);
   `,
 ];
 

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { TurnEvent } from '../../runtime/events.js';
 import type { ReadEventsOptions, SessionRecord, Store, StoredEvent } from '../store.js';
+import { startCheckpointer } from './checkpointer.js';
 import { openDatabase } from './connection.js';
 
 export interface SqliteStoreOptions {
@@ -17,30 +18,40 @@ interface EventRow {
   payload: string;
 }
 
-const SESSION_COLUMNS = 'id, syndicate, created_at AS createdAt, updated_at AS updatedAt, event_count AS eventCount';
+interface SessionTail {
+  number: number;
+  /** null for a session without events. */
+  lastSeq: number | null;
+}
+
+const LAST_SEQ = 'SELECT seq FROM events WHERE session_number = s.number ORDER BY seq DESC LIMIT 1';
+
+// updatedAt and eventCount come from the session's last event (see the schema).
+const SELECT_SESSIONS = `
+  SELECT s.id, s.syndicate, s.created_at AS createdAt,
+         coalesce(last.appended_at, s.created_at) AS updatedAt, coalesce(last.seq, 0) AS eventCount
+  FROM sessions AS s
+  LEFT JOIN events AS last ON last.session_number = s.number AND last.seq = (${LAST_SEQ})`;
 
 function prepareStatements(db: Database.Database) {
   return {
-    insertSession: db.prepare<[id: string, syndicate: string, createdAt: number, updatedAt: number]>(
-      'INSERT INTO sessions (id, syndicate, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
+    insertSession: db.prepare<[id: string, syndicate: string, createdAt: number]>(
+      'INSERT INTO sessions (id, syndicate, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING',
     ),
-    selectSession: db.prepare<[id: string], SessionRecord>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
-    listSessions: db.prepare<[limit: number], SessionRecord>(
-      `SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY updated_at DESC, id LIMIT ?`,
-    ),
+    selectSession: db.prepare<[id: string], SessionRecord>(`${SELECT_SESSIONS} WHERE s.id = ?`),
+    listSessions: db.prepare<[limit: number], SessionRecord>(`${SELECT_SESSIONS} ORDER BY updatedAt DESC, s.id LIMIT ?`),
     listSessionsOf: db.prepare<[syndicate: string, limit: number], SessionRecord>(
-      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE syndicate = ? ORDER BY updated_at DESC, id LIMIT ?`,
+      `${SELECT_SESSIONS} WHERE s.syndicate = ? ORDER BY updatedAt DESC, s.id LIMIT ?`,
     ),
-    touchSession: db.prepare<[updatedAt: number, added: number, id: string]>(
-      'UPDATE sessions SET updated_at = ?, event_count = event_count + ? WHERE id = ?',
-    ),
-    insertEvent: db.prepare<[sessionId: string, type: string, agent: string, turnId: string, at: number, payload: string]>(
-      'INSERT INTO events (session_id, type, agent, turn_id, at, payload) VALUES (?, ?, ?, ?, ?, ?)',
-    ),
+    selectTail: db.prepare<[id: string], SessionTail>(`SELECT s.number, (${LAST_SEQ}) AS lastSeq FROM sessions AS s WHERE s.id = ?`),
+    insertEvent: db.prepare<
+      [sessionNumber: number, seq: number, appendedAt: number, type: string, agent: string, turnId: string, at: number, payload: string]
+    >('INSERT INTO events (session_number, seq, appended_at, type, agent, turn_id, at, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
     selectEvents: db.prepare<[sessionId: string, afterSeq: number, limit: number], EventRow>(
-      'SELECT id AS seq, payload FROM events WHERE session_id = ? AND id > ? ORDER BY id LIMIT ?',
+      `SELECT seq, payload FROM events
+       WHERE session_number = (SELECT number FROM sessions WHERE id = ?) AND seq > ? ORDER BY seq LIMIT ?`,
     ),
-    deleteEvents: db.prepare<[sessionId: string]>('DELETE FROM events WHERE session_id = ?'),
+    deleteEvents: db.prepare<[sessionId: string]>('DELETE FROM events WHERE session_number = (SELECT number FROM sessions WHERE id = ?)'),
     deleteSession: db.prepare<[id: string]>('DELETE FROM sessions WHERE id = ?'),
   };
 }
@@ -51,23 +62,26 @@ const NO_LIMIT = -1;
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
   const db = openDatabase(path, options.onStatement);
   const sql = prepareStatements(db);
+  const checkpointer = startCheckpointer(db, path);
 
-  const openSession = db.transaction((id: string, syndicate: string): SessionRecord => {
-    const now = Date.now();
-    sql.insertSession.run(id, syndicate, now, now);
-    // The row exists: inserted just above or already there, inside this transaction.
+  const createSession = db.transaction((id: string, syndicate: string): SessionRecord => {
+    // Another process may have created it since the caller looked: then its row is kept.
+    sql.insertSession.run(id, syndicate, Date.now());
     return sql.selectSession.get(id)!;
   });
 
-  // Touches the session first so an unknown id fails before any insert, and so the batch costs one
-  // UPDATE plus one INSERT per event whatever the session's length.
-  const appendEvents = db.transaction((sessionId: string, events: readonly TurnEvent[]): void => {
-    if (sql.touchSession.run(Date.now(), events.length, sessionId).changes === 0) {
+  // Run IMMEDIATE: the batch reads the last seq before inserting, and a deferred transaction that
+  // read first could not upgrade to a writer once another process had committed.
+  const appendEvents = db.transaction((sessionId: string, events: readonly TurnEvent[], payloads: readonly string[]): void => {
+    const tail = sql.selectTail.get(sessionId);
+    if (tail === undefined) {
       throw new Error(`cannot append to session '${sessionId}': it was not opened (call openSession first)`);
     }
-    for (const event of events) {
-      sql.insertEvent.run(sessionId, event.type, event.agent, event.turnId, event.at, JSON.stringify(event));
-    }
+    const appendedAt = Date.now();
+    const firstSeq = (tail.lastSeq ?? 0) + 1;
+    events.forEach((event, index) => {
+      sql.insertEvent.run(tail.number, firstSeq + index, appendedAt, event.type, event.agent, event.turnId, event.at, payloads[index]!);
+    });
   });
 
   const deleteSession = db.transaction((id: string): boolean => {
@@ -78,7 +92,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   return {
     path,
     async openSession(id: string, syndicate: string): Promise<SessionRecord> {
-      return openSession(id, syndicate);
+      // Read first: a session is opened once per turn and almost always exists already, and a read
+      // takes no write lock.
+      return sql.selectSession.get(id) ?? createSession(id, syndicate);
     },
     async getSession(id: string): Promise<SessionRecord | undefined> {
       return sql.selectSession.get(id);
@@ -90,7 +106,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return deleteSession(id);
     },
     async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<void> {
-      appendEvents(sessionId, events);
+      // Serialised before the transaction: an event that cannot be stored fails the batch without
+      // taking the write lock.
+      appendEvents.immediate(sessionId, events, events.map((event) => JSON.stringify(event)));
+      checkpointer.committed();
     },
     async readEvents(sessionId: string, { afterSeq = 0, limit = NO_LIMIT }: ReadEventsOptions = {}): Promise<StoredEvent[]> {
       return sql.selectEvents.all(sessionId, afterSeq, limit).map(
@@ -98,6 +117,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       );
     },
     async close(): Promise<void> {
+      await checkpointer.stop();
       if (db.open) db.close();
     },
   };
