@@ -3,7 +3,7 @@ import { ModelConfigError } from '../models/errors.js';
 // Errors that end a whole turn. Anything else thrown inside a tool or a delegated agent
 // becomes an error result for the calling model, and the turn goes on.
 
-export type TurnErrorCode = 'max_steps' | 'output_schema';
+export type TurnErrorCode = 'max_steps' | 'output_schema' | 'deadline';
 
 export class TurnError extends Error {
   override readonly name = 'TurnError';

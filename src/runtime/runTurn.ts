@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ModelConfigError } from '../models/errors.js';
+import { retryPolicyOf, type RetryPolicy } from '../models/retry.js';
 import type { Store } from '../store/store.js';
 import type { CompiledSyndicate } from './compileSyndicate.js';
 import { errorMessage, TurnError } from './errors.js';
 import { isPersisted, type TurnEvent, type TurnEventBody, type TurnStatus } from './events.js';
 import { createEventChannel } from './eventChannel.js';
+import { checkDeadline, deadlineError, turnSignal } from './deadline.js';
 import { runAgent } from './runAgent.js';
 import { loadSessionHistory } from './sessionHistory.js';
 import type { TurnContext } from './turnContext.js';
@@ -28,6 +30,10 @@ export interface RunTurnOptions {
    * observer that throws is detached with a warning event; the turn goes on.
    */
   observers?: readonly TurnObserver[];
+  /** Retries of transient model failures (429, 5xx, network, timeouts); unset fields keep their defaults. */
+  retry?: Partial<RetryPolicy>;
+  /** Stops the whole turn after this many milliseconds: it ends failed with error code `deadline`. */
+  deadlineMs?: number;
 }
 
 export type TurnObserver = (event: TurnEvent) => void;
@@ -40,6 +46,9 @@ const NO_HISTORY: readonly TurnRecord[] = [];
  * most the step in flight.
  */
 export function runTurn(syndicate: CompiledSyndicate, options: RunTurnOptions): AsyncIterable<TurnEvent> {
+  // Bad limits are the caller's mistake: refused here, before the turn starts.
+  retryPolicyOf(options.retry);
+  checkDeadline(options.deadlineMs);
   const channel = createEventChannel<TurnEvent>();
   const push = (event: TurnEvent): void => channel.push(event);
   void executeTurn(syndicate, options, options.observers?.length ? observed(options.observers, push) : push).finally(() => channel.close());
@@ -65,7 +74,8 @@ function observed(observers: readonly TurnObserver[], push: (event: TurnEvent) =
 export async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions, listener: (event: TurnEvent) => void): Promise<TurnStatus> {
   const { store, sessionId } = options;
   const persist = store !== undefined && sessionId !== undefined && syndicate.memorySystem !== 'internal-only';
-  const signal = options.signal ?? new AbortController().signal;
+  const retry = retryPolicyOf(options.retry);
+  const { signal, clear: clearDeadline } = turnSignal(options.signal, options.deadlineMs);
   const turnId = randomUUID();
   const root = syndicate.root;
   let pending: TurnEvent[] = [];
@@ -86,6 +96,7 @@ export async function executeTurn(syndicate: CompiledSyndicate, options: RunTurn
     sessionId,
     syndicate,
     signal,
+    retry,
     stream: options.stream ?? true,
     history: NO_HISTORY,
     now: options.now?.() ?? new Date(),
@@ -114,11 +125,17 @@ export async function executeTurn(syndicate: CompiledSyndicate, options: RunTurn
     }
     turn.emit(root.name, 0, { type: 'turn-start', syndicate: syndicate.name, input: options.input });
     output = await runAgent(turn, root, options.input, 0);
-  } catch (error) {
-    status = signal.aborted ? 'cancelled' : 'failed';
-    failure = signal.aborted ? 'the turn was cancelled' : errorMessage(error);
-    const code = signal.aborted ? 'cancelled' : error instanceof TurnError ? error.code : error instanceof ModelConfigError ? 'model_config' : 'model_error';
+  } catch (caught) {
+    // A passed deadline is a failure, not a cancel: nobody asked the turn to stop.
+    const deadline = deadlineError(signal);
+    const error = deadline ?? caught;
+    const cancelled = signal.aborted && deadline === undefined;
+    status = cancelled ? 'cancelled' : 'failed';
+    failure = cancelled ? 'the turn was cancelled' : errorMessage(error);
+    const code = cancelled ? 'cancelled' : error instanceof TurnError ? error.code : error instanceof ModelConfigError ? 'model_config' : 'model_error';
     turn.emit(root.name, 0, { type: 'error', message: failure, code });
+  } finally {
+    clearDeadline();
   }
   // turn-end is stored with the last batch but shown only after that batch commits, so a
   // listener never sees a turn as finished that the store does not have.

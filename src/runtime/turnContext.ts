@@ -1,3 +1,4 @@
+import type { RetryPolicy } from '../models/retry.js';
 import type { CompiledSyndicate } from './compileSyndicate.js';
 import type { TurnEventBody } from './events.js';
 import type { TurnRecord } from './projectTranscript.js';
@@ -8,6 +9,8 @@ export interface TurnContext {
   sessionId: string | undefined;
   syndicate: CompiledSyndicate;
   signal: AbortSignal;
+  /** How model calls are retried and timed out. */
+  retry: RetryPolicy;
   /** Call doStream (live deltas) rather than doGenerate. */
   stream: boolean;
   /** Earlier turns of the session (empty when nothing is persisted). */

@@ -49,7 +49,7 @@ describe('delegation', () => {
   it('gives a failing subagent’s error to the parent as a result, and the turn goes on', async () => {
     const root = agent('Moderator', { subagents: [agent('Advocate', { script: [{ error: 'server' }] })] });
 
-    const events = await collect(compile(root), { input: 'Should we?' });
+    const events = await collect(compile(root), { input: 'Should we?', retry: { maxRetries: 0 } });
 
     const end = ofType(events, 'delegation-end')[0];
     expect(end?.isError).toBe(true);
@@ -96,7 +96,7 @@ describe('usage events', () => {
   it('records one usage event per model call, failed calls included', async () => {
     const root = agent('Moderator', { subagents: [agent('Advocate', { script: [{ error: 'server' }] }), agent('Skeptic')] });
 
-    const events = await collect(compile(root), { input: 'Should we?' });
+    const events = await collect(compile(root), { input: 'Should we?', retry: { maxRetries: 0 } });
 
     const usage = ofType(events, 'usage').map((e) => `${e.agent}:${e.outcome}`);
     expect(usage).toEqual(['Moderator:ok', 'Advocate:error', 'Moderator:ok', 'Skeptic:ok', 'Moderator:ok']);

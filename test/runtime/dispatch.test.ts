@@ -53,7 +53,7 @@ describe('plan-dispatch', () => {
     ['an empty payload', { json: {} }],
     ['a classifier error', { error: 'server' }],
   ])('falls back to default_route on %s and still answers', async (_case, step) => {
-    const events = await collect(compile(triage([step])), { input: 'The app crashes.' });
+    const events = await collect(compile(triage([step])), { input: 'The app crashes.', retry: { maxRetries: 0 } });
 
     expect(ofType(events, 'route')[0]).toMatchObject({ route: 'General', source: 'fallback' });
     expect(turnEnd(events)).toMatchObject({ status: 'completed' });
