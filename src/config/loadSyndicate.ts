@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { WEB_SEARCH_TOOL } from '../models/webSearch.js';
 import { builtinTools } from '../tools/registry.js';
 import { buildSyndicate, type ValidatedSyndicate } from './buildDefinition.js';
 import type { SyndicateDefinition } from './definition.js';
@@ -12,7 +13,7 @@ import { duplicateNameIssues } from './uniqueNames.js';
 export interface LoadSyndicateOptions {
   /** Override the file's `variables:` (from --bind / --bindings). */
   bindings?: Record<string, VariableValue>;
-  /** Tool names agents may list; defaults to the built-in tools. */
+  /** Tool names agents may list; defaults to the built-in tools. web_search is always known. */
   knownTools?: Iterable<string>;
 }
 
@@ -21,7 +22,9 @@ export function loadSyndicate(file: string, options: LoadSyndicateOptions = {}):
   const source = readSource(file);
   if ('error' in source) throw new SyndicateConfigError([{ file, line: 0, column: 0, path: '', message: source.error }]);
   const realFile = realpathSync(file);
-  const context: LoadContext = { jail: path.dirname(realFile), knownTools: [...(options.knownTools ?? builtinTools.keys())], issues: [], warnings: [] };
+  // web_search is no local tool: it turns on the provider's own search (see models/webSearch.ts).
+  const knownTools = [...new Set([...(options.knownTools ?? builtinTools.keys()), WEB_SEARCH_TOOL])];
+  const context: LoadContext = { jail: path.dirname(realFile), knownTools, issues: [], warnings: [] };
   const root = loadFile(context, { file: realFile, display: file, text: source.text, inherited: options.bindings ?? {}, chain: [] });
   const issues = [...context.issues, ...(root ? duplicateNameIssues(root) : [])];
   if (!root || issues.length > 0) throw new SyndicateConfigError(sortIssues(issues));

@@ -17,6 +17,8 @@ export interface ModelContext {
   subagents: NamedDescription[];
   script?: ScriptStep[];
   classifier?: ClassifierContext;
+  /** The agent lists web_search: xAI runs its native search only on another API. */
+  webSearch?: boolean;
 }
 
 /** Separates the conversation digest from the message a dispatch classifier must route. */

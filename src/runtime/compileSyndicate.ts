@@ -1,26 +1,22 @@
 import { z } from 'zod';
-import type { JSONSchema7, LanguageModelV3, LanguageModelV3FunctionTool, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import type { JSONSchema7, LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3ProviderTool } from '@ai-sdk/provider';
 import type { AgentDefinition, SyndicateDefinition } from '../config/definition.js';
-import type { DispatchConfig, GenerateContentConfig, MemorySystem, ScriptStep } from '../config/schema.js';
+import { SyndicateConfigError } from '../config/errors.js';
+import type { DispatchConfig, MemorySystem, ScriptStep } from '../config/schema.js';
+import { callSettingsFor, neutralCallSettings, type CallSettings, type MappedCallSettings } from '../models/callSettings.js';
+import { parseModelId, type ProviderFamily } from '../models/modelIds.js';
 import { resolveModel } from '../models/resolveModel.js';
+import { WEB_SEARCH_TOOL, webSearchTool } from '../models/webSearch.js';
 import { builtinTools, type ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tool.js';
+import { agentModelId, DEFAULT_ROOT_MODEL, modelInheritedFrom, type ModelChoice } from './agentModel.js';
+import { webSearchProblems } from './webSearchProblems.js';
 
 // Turns a validated definition into live agents: models resolved, tool schemas converted
 // to JSON Schema once, output schemas compiled to validators once. Nothing here calls a
 // model, so a missing API key surfaces only when that agent first runs.
 
-export interface CallSettings {
-  maxOutputTokens?: number;
-  temperature?: number;
-  topP?: number;
-  topK?: number;
-  stopSequences?: string[];
-  seed?: number;
-  presencePenalty?: number;
-  frequencyPenalty?: number;
-  providerOptions?: SharedV3ProviderOptions;
-}
+export type { CallSettings } from '../models/callSettings.js';
 
 export interface CompiledOutputSchema {
   jsonSchema: JSONSchema7;
@@ -42,8 +38,8 @@ export interface CompiledAgent {
   instruction: string;
   modelId: string;
   model: LanguageModelV3;
-  /** Function tools offered to the model: subagents first, then regular tools. */
-  toolSpecs: LanguageModelV3FunctionTool[];
+  /** Tools offered to the model: subagents first, then its tools in order (web_search as the provider's own tool). */
+  toolSpecs: Array<LanguageModelV3FunctionTool | LanguageModelV3ProviderTool>;
   tools: ReadonlyMap<string, AnyTool>;
   subagents: ReadonlyMap<string, CompiledAgent>;
   outputSchema: CompiledOutputSchema | undefined;
@@ -62,13 +58,11 @@ export interface CompiledSyndicate {
   root: CompiledAgent;
   /** Every agent by name, for lookups from stored events. */
   agents: ReadonlyMap<string, CompiledAgent>;
+  /** Settings an agent's provider cannot honour, one line each, naming the agent. */
+  warnings: string[];
 }
 
-export interface CompileOptions {
-  /** Run every agent on the built-in scripted model. */
-  offline?: boolean;
-  /** Run every agent on this model id. */
-  modelOverride?: string;
+export interface CompileOptions extends ModelChoice {
   /** Scripts for the scripted model by agent name; "*" applies to agents without their own. */
   scripts?: Record<string, ScriptStep[]>;
   tools?: ToolRegistry;
@@ -88,35 +82,13 @@ export function normalizeRouteName(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-function callSettingsOf(config: GenerateContentConfig): CallSettings {
-  const settings: CallSettings = {
-    maxOutputTokens: config.maxOutputTokens,
-    temperature: config.temperature,
-    topP: config.topP,
-    topK: config.topK,
-    stopSequences: config.stopSequences,
-    seed: config.seed,
-    presencePenalty: config.presencePenalty,
-    frequencyPenalty: config.frequencyPenalty,
-  };
-  const thinking = config.thinkingConfig;
-  if (thinking) {
-    // Each provider reads only its own key, so one agent line works on any of them.
-    settings.providerOptions = {
-      google: { thinkingConfig: { ...thinking } },
-      ...(thinking.thinkingBudget !== undefined && thinking.thinkingBudget > 0
-        ? { anthropic: { thinking: { type: 'enabled', budgetTokens: thinking.thinkingBudget } } }
-        : {}),
-      ...(thinking.thinkingLevel ? { openai: { reasoningEffort: thinking.thinkingLevel } } : {}),
-    };
-  }
-  for (const key of Object.keys(settings) as Array<keyof CallSettings>) {
-    if (settings[key] === undefined) delete settings[key];
-  }
-  return settings;
+function settingsFor(agent: AgentDefinition, family: ProviderFamily | undefined): MappedCallSettings {
+  // An id only a custom resolver knows gets the settings as written.
+  if (family === undefined) return { settings: neutralCallSettings(agent.generateContentConfig), warnings: [] };
+  return callSettingsFor(family, agent.generateContentConfig, { hasOutputSchema: agent.outputSchema !== undefined });
 }
 
-function toolSpecOf(tool: AnyTool): LanguageModelV3FunctionTool {
+function functionToolOf(tool: AnyTool): LanguageModelV3FunctionTool {
   const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as JSONSchema7 & { $schema?: string };
   return { type: 'function', name: tool.name, description: tool.description, inputSchema };
 }
@@ -148,25 +120,36 @@ function compileDispatch(config: DispatchConfig, subagents: ReadonlyMap<string, 
   };
 }
 
+/** Throws SyndicateConfigError when an agent lists web_search on a model without native search. */
 export function compileSyndicate(definition: SyndicateDefinition, options: CompileOptions = {}): CompiledSyndicate {
   const registry = options.tools ?? builtinTools;
+  const problems = webSearchProblems(definition, options);
+  if (problems.length > 0) throw new SyndicateConfigError(problems);
   const agents = new Map<string, CompiledAgent>();
+  const warnings: string[] = [];
   // Only the root's globalInstruction takes effect, and it applies to every agent in the tree.
   const globalInstruction = definition.root.globalInstruction;
 
-  const modelIdFor = (agent: AgentDefinition, inherited: string): string => {
-    if (options.offline) return 'scripted';
-    return options.modelOverride ?? agent.model ?? inherited;
-  };
-
   const compileAgent = (agent: AgentDefinition, inheritedModel: string): CompiledAgent => {
-    const modelId = modelIdFor(agent, inheritedModel);
-    const subagents = new Map(agent.subagents.map((sub) => [sub.name, compileAgent(sub, agent.model ?? inheritedModel)]));
+    const modelId = agentModelId(agent, inheritedModel, options);
+    const family = parseModelId(modelId)?.family;
+    // Before the subagents, so that warnings come in tree order.
+    const mapped = settingsFor(agent, family);
+    warnings.push(...mapped.warnings.map((warning) => `Agent '${agent.name}': ${warning}`));
+    const subagents = new Map(agent.subagents.map((sub) => [sub.name, compileAgent(sub, modelInheritedFrom(agent, inheritedModel))]));
     const tools = new Map<string, AnyTool>();
+    const toolList: Array<LanguageModelV3FunctionTool | LanguageModelV3ProviderTool> = [];
     for (const name of agent.tools) {
       const tool = registry.get(name);
-      if (!tool) throw new Error(`agent '${agent.name}' uses unknown tool '${name}' (the loader should have refused this file)`);
-      tools.set(name, tool);
+      if (tool) {
+        tools.set(name, tool);
+        toolList.push(functionToolOf(tool));
+        continue;
+      }
+      if (name !== WEB_SEARCH_TOOL) throw new Error(`agent '${agent.name}' uses unknown tool '${name}' (the loader should have refused this file)`);
+      // Undefined for the scripted model, which never searches; webSearchProblems refused the rest.
+      const search = family === undefined ? undefined : webSearchTool(family);
+      if (search) toolList.push(search);
     }
     const dispatch = agent.dispatch ? compileDispatch(agent.dispatch, subagents) : undefined;
     const subagentList = [...subagents.values()].map((sub) => ({ name: sub.name, description: sub.description }));
@@ -178,14 +161,15 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
         subagents: dispatch ? [] : subagentList,
         script,
         classifier: dispatch ? { routes: subagentList, routeKey: dispatch.routeKey, reasonKey: dispatch.reasonKey } : undefined,
+        webSearch: toolList.some((tool) => tool.type === 'provider'),
       },
       options.env,
     );
-    const toolSpecs: LanguageModelV3FunctionTool[] = dispatch
+    const toolSpecs: CompiledAgent['toolSpecs'] = dispatch
       ? []
       : [
           ...[...subagents.values()].map((sub): LanguageModelV3FunctionTool => ({ type: 'function', name: sub.name, description: sub.description, inputSchema: DELEGATION_INPUT })),
-          ...[...tools.values()].map(toolSpecOf),
+          ...toolList,
         ];
     const compiled: CompiledAgent = {
       name: agent.name,
@@ -198,7 +182,7 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
       subagents,
       outputSchema: agent.outputSchema ? { jsonSchema: agent.outputSchema, validator: z.fromJSONSchema(agent.outputSchema as never) } : undefined,
       jsonMode: agent.generateContentConfig.responseMimeType === 'application/json',
-      settings: callSettingsOf(agent.generateContentConfig),
+      settings: mapped.settings,
       includeHistory: agent.includeContents !== 'none',
       dispatch,
     };
@@ -206,7 +190,7 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
     return compiled;
   };
 
-  const root = compileAgent(definition.root, definition.root.model ?? 'scripted');
+  const root = compileAgent(definition.root, modelInheritedFrom(definition.root, DEFAULT_ROOT_MODEL));
   return {
     name: definition.name,
     description: definition.description,
@@ -215,5 +199,6 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
     maxSteps: definition.maxSteps,
     root,
     agents,
+    warnings,
   };
 }

@@ -131,6 +131,30 @@ describe('syndicate run failures', () => {
     expect(result.stdout).toContain('--offline');
   });
 
+  it("prints each setting an agent's provider cannot honour on stderr before the turn", async () => {
+    const dir = tempDir('topk');
+    try {
+      writeFileSync(join(dir.path, 'topk.yaml'), 'syndicate_name: "TopK"\norchestrator:\n  name: "Boss"\n  model: "gpt-4.1-mini"\n  instruction: "Hi"\n  generateContentConfig:\n    topK: 40\nsubagents: []\n');
+      const result = await runCli(['run', 'topk.yaml', 'hi'], { home: home.path, cwd: dir.path });
+      expect(result.stderr).toMatch(/^warning: Agent 'Boss': topK is not supported by OpenAI models and will be ignored/);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('refuses web_search on a model without native search before any turn, and exits 1', async () => {
+    const dir = tempDir('search');
+    try {
+      writeFileSync(join(dir.path, 'search.yaml'), 'syndicate_name: "Search"\norchestrator:\n  name: "Boss"\n  model: "ollama/qwen3:8b"\n  instruction: "Hi"\n  tools: [web_search]\nsubagents: []\n');
+      const result = await runCli(['run', 'search.yaml', 'hi'], { home: home.path, cwd: dir.path });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain("orchestrator.tools[0]: agent 'Boss' lists web_search, but its model ollama/qwen3:8b has no native web search");
+    } finally {
+      dir.remove();
+    }
+  });
+
   it('prints config issues with file:line:col and exits 1', async () => {
     const dir = tempDir('broken');
     try {

@@ -53,6 +53,28 @@ describe('syndicate validate', () => {
     expect(result.stdout).toMatch(/^ok {2}inert\.yaml\nwarning: inert\.yaml:2:1 guards: has no effect/);
   });
 
+  it('passes a file with a setting its provider cannot honour but warns which agent has it', async () => {
+    writeFileSync(join(dir.path, 'topk.yaml'), 'syndicate_name: "TopK"\norchestrator:\n  name: "Boss"\n  model: "gpt-4.1-mini"\n  instruction: "Hi"\n  generateContentConfig:\n    topK: 40\nsubagents: []\n');
+    const result = await runCli(['validate', 'topk.yaml'], { home: dir.path });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^ok {2}topk\.yaml\nwarning: Agent 'Boss': topK is not supported by OpenAI models and will be ignored — remove it or use a Gemini, Claude/);
+  });
+
+  it('refuses web_search on a model without native search and says which models have it', async () => {
+    writeFileSync(join(dir.path, 'search.yaml'), 'syndicate_name: "Search"\norchestrator:\n  name: "Boss"\n  model: "ollama/qwen3:8b"\n  instruction: "Hi"\n  tools: [web_search]\nsubagents: []\n');
+    const result = await runCli(['validate', 'search.yaml'], { home: dir.path });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('error  search.yaml\n');
+    expect(result.stdout).toContain("orchestrator.tools[0]: agent 'Boss' lists web_search, but its model ollama/qwen3:8b has no native web search — web_search works with Gemini");
+  });
+
+  it('refuses a model id no provider serves', async () => {
+    writeFileSync(join(dir.path, 'typo.yaml'), 'syndicate_name: "Typo"\norchestrator:\n  name: "Boss"\n  model: "gtp-4.1-mini"\n  instruction: "Hi"\nsubagents: []\n');
+    const result = await runCli(['validate', 'typo.yaml'], { home: dir.path });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('Unknown model "gtp-4.1-mini" for agent \'Boss\'');
+  });
+
   it('reports a file that does not exist as invalid', async () => {
     const result = await runCli(['validate', 'missing.yaml'], { home: dir.path });
     expect(result.code).toBe(1);

@@ -23,6 +23,12 @@ describe('validation', () => {
     expect(issues[0]?.message).toBe("unknown tool 'teleport' — known tools: calculator, web_search");
   });
 
+  it("knows web_search, the provider's own search, whatever tools the caller registers", () => {
+    const dir = writeFixture({ 'syndicate.yaml': syndicateYaml({ orchestrator: ['  tools: [web_search, calculator]'] }) });
+
+    expect(loadSyndicate(path.join(dir, 'syndicate.yaml'), { knownTools: ['calculator'] }).root.tools).toEqual(['web_search', 'calculator']);
+  });
+
   it('refuses an unknown key and suggests the closest known key', () => {
     const issues = load(syndicateYaml({ extra: ['max_step: 5'] }));
 
