@@ -1,4 +1,4 @@
-import type { LanguageModelV3CallOptions, LanguageModelV3Message } from '@ai-sdk/provider';
+import type { LanguageModelV3CallOptions, LanguageModelV3Message, LanguageModelV3ReasoningPart } from '@ai-sdk/provider';
 import { renderTurnVariables } from '../config/variables.js';
 import { callModel, type ModelStep } from './callModel.js';
 import type { CompiledAgent } from './compileSyndicate.js';
@@ -24,6 +24,18 @@ export function systemPrompt(turn: TurnContext, agent: CompiledAgent): LanguageM
 function recordStep(turn: TurnContext, agent: CompiledAgent, depth: number, step: ModelStep): void {
   if (step.reasoning) turn.emit(agent.name, depth, { type: 'thinking', text: step.reasoning });
   if (step.text) turn.emit(agent.name, depth, { type: 'message', text: step.text });
+}
+
+/**
+ * Thinking goes back to the model only inside this agent's own tool loop, and only the blocks a
+ * provider signed or indexed: Anthropic rejects a tool result whose signed thinking block is
+ * missing, and OpenAI reasoning models continue from their reasoning item. It never enters the
+ * session, a later turn, or another agent's prompt.
+ */
+function replayableReasoning(step: ModelStep): LanguageModelV3ReasoningPart[] {
+  return step.reasoningBlocks
+    .filter((block) => block.providerMetadata !== undefined)
+    .map((block) => ({ type: 'reasoning', text: block.text, providerOptions: block.providerMetadata }));
 }
 
 /** An orchestrator that ends with nothing, or only a tool's name, has dropped its answer. */
@@ -78,6 +90,7 @@ export async function runAgent(turn: TurnContext, agent: CompiledAgent, input: s
     prompt.push({
       role: 'assistant',
       content: [
+        ...replayableReasoning(step),
         ...(step.text ? [{ type: 'text' as const, text: step.text }] : []),
         ...step.toolCalls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.toolCallId, toolName: call.toolName, input: call.args.ok ? call.args.value : call.input })),
       ],

@@ -46,7 +46,7 @@ describe('sessions', () => {
     await second.close();
   });
 
-  it('surfaces thinking as events and never feeds it back to the model', async () => {
+  it('surfaces thinking as events and does not feed unsigned thinking back to the model', async () => {
     const calls: ModelCall[] = [];
     const root = agent('Thinker', {
       tools: ['calculator'],
