@@ -1,12 +1,13 @@
 import { ModelConfigError } from './errors.js';
 
 export type CloudFamily = 'google' | 'anthropic' | 'openai' | 'xai';
-export type ProviderFamily = CloudFamily | 'ollama' | 'openai-compatible' | 'scripted';
+export type ProviderFamily = CloudFamily | 'ollama' | 'openai-compatible' | 'local' | 'scripted';
 
 export type ParsedModelId =
   | { family: CloudFamily; model: string }
   | { family: 'ollama'; model: string }
   | { family: 'openai-compatible'; server: string; model: string }
+  | { family: 'local'; path: string }
   | { family: 'scripted' };
 
 const SUPPORTED = [
@@ -17,12 +18,14 @@ const SUPPORTED = [
   'grok-*',
   'ollama/<model>',
   'openai-compatible:<name>/<model>',
+  'local:<path-to-model.gguf>',
   'scripted',
 ];
 
 const O_SERIES = /^o\d/;
 const OLLAMA = 'ollama/';
 const OPENAI_COMPATIBLE = 'openai-compatible:';
+const LOCAL = 'local:';
 
 export function parseModelId(id: string): ParsedModelId | undefined {
   if (id === 'scripted' || id.startsWith('scripted/')) return { family: 'scripted' };
@@ -34,6 +37,7 @@ export function parseModelId(id: string): ParsedModelId | undefined {
     const model = id.slice(OLLAMA.length);
     return model ? { family: 'ollama', model } : undefined;
   }
+  if (id.startsWith(LOCAL)) return id.length > LOCAL.length ? { family: 'local', path: id.slice(LOCAL.length) } : undefined;
   if (id.startsWith(OPENAI_COMPATIBLE)) {
     const rest = id.slice(OPENAI_COMPATIBLE.length);
     const slash = rest.indexOf('/');

@@ -2,9 +2,12 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelContext } from './context.js';
 import { unconfiguredModel, withUnreachableHint } from './guards.js';
 import { lazyModel } from './lazyModel.js';
+import { createLocalModel } from './local/createLocalModel.js';
 import { parseModelId, unknownModelError } from './modelIds.js';
-import { CLOUD, loadOllama, loadOpenAICompatible, OLLAMA_PROVIDER, openAICompatibleProvider } from './providers.js';
+import { withOllamaErrorMessages } from './ollamaErrors.js';
+import { CLOUD, loadOllama, loadOpenAICompatible, OLLAMA_PROVIDER, openAICompatibleProvider, XAI_RESPONSES } from './providers.js';
 import { createScriptedModel } from './scripted/createScriptedModel.js';
+import { withThinkTagReasoning } from './thinkTags.js';
 
 export { providerOf } from './modelIds.js';
 
@@ -25,13 +28,16 @@ export function resolveModel(id: string, context: ModelContext, env: NodeJS.Proc
   switch (parsed.family) {
     case 'scripted':
       return createScriptedModel(context);
+    case 'local':
+      return createLocalModel(parsed.path);
     case 'ollama': {
       const root = (env.OLLAMA_BASE_URL || DEFAULT_OLLAMA_URL).replace(TRAILING_SLASHES, '');
       const baseURL = root.endsWith('/api') ? root : `${root}/api`;
       const message = `Agent '${agent}' uses ${id} but no Ollama server answers at ${baseURL}. Start it (ollama serve), set OLLAMA_BASE_URL, ${OFFLINE_HINT}`;
-      return lazyModel({ provider: OLLAMA_PROVIDER, modelId: parsed.model }, async () =>
-        withUnreachableHint(await loadOllama(baseURL, parsed.model), message),
-      );
+      return lazyModel({ provider: OLLAMA_PROVIDER, modelId: parsed.model }, async () => {
+        const model = withUnreachableHint(await loadOllama(baseURL, parsed.model), message);
+        return withThinkTagReasoning(withOllamaErrorMessages(model));
+      });
     }
     case 'openai-compatible': {
       const identity = { provider: openAICompatibleProvider(parsed.server), modelId: parsed.model };
@@ -50,7 +56,7 @@ export function resolveModel(id: string, context: ModelContext, env: NodeJS.Proc
       );
     }
     default: {
-      const provider = CLOUD[parsed.family];
+      const provider = parsed.family === 'xai' && context.webSearch ? XAI_RESPONSES : CLOUD[parsed.family];
       const identity = { provider: provider.provider, modelId: parsed.model };
       const apiKey = provider.keys.map((name) => env[name]).find((value) => value);
       if (!apiKey) {
@@ -59,7 +65,8 @@ export function resolveModel(id: string, context: ModelContext, env: NodeJS.Proc
           `Agent '${agent}' uses ${id} but ${provider.keys.join(' or ')} is not set. Set it in the environment or a .env file, ${OFFLINE_HINT}`,
         );
       }
-      return lazyModel(identity, () => provider.load(apiKey, parsed.model));
+      const baseURL = env[provider.baseUrlVar] || provider.defaultBaseUrl;
+      return lazyModel(identity, () => provider.load(apiKey, parsed.model, baseURL));
     }
   }
 }

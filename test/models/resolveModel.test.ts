@@ -104,7 +104,7 @@ describe('resolveModel', () => {
 
   it('rejects an unknown prefix and lists the supported ones', () => {
     expect(() => resolveModel('llama-3', context, {})).toThrow(
-      /Unknown model "llama-3" for agent 'Skeptic'\. Supported model ids: gemini-\*, claude-\*, gpt-\*, .*grok-\*, ollama\/<model>, openai-compatible:<name>\/<model>, scripted\./,
+      /Unknown model "llama-3" for agent 'Skeptic'\. Supported model ids: gemini-\*, claude-\*, gpt-\*, .*grok-\*, ollama\/<model>, openai-compatible:<name>\/<model>, local:<path-to-model\.gguf>, scripted\./,
     );
   });
 
