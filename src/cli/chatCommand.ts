@@ -52,7 +52,7 @@ export async function chatCommand(target: string, options: TurnCommandOptions): 
       if (input !== '') {
         running = new AbortController();
         turns++;
-        await playTurn(session.syndicate, { input, sessionId: session.sessionId, store: session.store, signal: running.signal }, session.printer, session.spinner);
+        await playTurn(session.syndicate, { input, sessionId: session.sessionId, store: session.store, signal: running.signal, observers: session.observers }, session.printer, session.spinner);
         running = undefined;
         if (!json) process.stdout.write('\n');
       }
@@ -62,7 +62,7 @@ export async function chatCommand(target: string, options: TurnCommandOptions): 
     rl.close();
     process.off('SIGINT', onInterrupt);
     if (turns > 0) (json ? process.stderr : process.stdout).write(`${interactive ? '\n' : ''}${farewell(session)}\n`);
-    await session.store?.close();
+    await session.close();
   }
   return exitCode;
 }

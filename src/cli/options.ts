@@ -1,3 +1,5 @@
+import type { UsageGrouping } from '../telemetry/ledger/summarizeUsage.js';
+
 // Command options as commander parses them.
 
 export interface BindingOptions {
@@ -21,4 +23,13 @@ export interface TurnCommandOptions extends BindingOptions, ModelOptions {
 export interface SessionsOptions {
   db?: string;
   json?: boolean;
+}
+
+export interface UsageOptions {
+  db?: string;
+  json?: boolean;
+  since?: string;
+  by: UsageGrouping;
+  syndicate?: string;
+  prices?: string;
 }

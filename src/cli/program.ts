@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { EXIT_CODES_HELP } from './exitCodes.js';
 import { PACKAGE_ROOT } from './resolveSyndicateFile.js';
-import type { BindingOptions, SessionsOptions, TurnCommandOptions } from './options.js';
+import type { BindingOptions, SessionsOptions, TurnCommandOptions, UsageOptions } from './options.js';
 
 // Only commander is loaded up front: each action imports its command module on first use, so
 // `--help` loads nothing else and `validate` never loads the runtime, models or SQLite binding.
@@ -129,6 +129,28 @@ export function buildProgram(): Command {
     .action(async (id: string, options: SessionsOptions) => {
       const { deleteSession } = await import('./sessionsCommand.js');
       process.exitCode = await deleteSession(id, options);
+    });
+
+  program
+    .command('usage')
+    .summary('print model calls, tokens and cost from the usage ledger')
+    .description(
+      'Print the usage ledger: model calls, input/output/thinking/cached tokens, cost, and failed or cancelled turns, grouped. Every run and chat records one row per model call.',
+    )
+    .option('--since <when>', 'only calls since then: 7d, 12h, 30m, 2w, a day (2026-11-01) or an ISO time')
+    .addOption(new Option('--by <group>', 'group rows by').choices(['agent', 'model', 'syndicate', 'day', 'turn']).default('agent'))
+    .option('--syndicate <name>', 'only calls of this syndicate (its syndicate_name)')
+    .option('--prices <file>', 'JSON prices merged over the shipped table (also SYNDICATE_PRICES)')
+    .option(dbOption, 'SQLite file holding the ledger (default: $SYNDICATE_HOME/syndicate.db or the per-user data directory)')
+    .option('--json', 'print the summary as one JSON object')
+    .addHelpText('after', `
+Examples:
+  $ syndicate usage --since 7d
+  $ syndicate usage --by turn --since 2026-11-01 --json
+${EXIT_CODES_HELP}`)
+    .action(async (options: UsageOptions) => {
+      const { usageCommand } = await import('./usageCommand.js');
+      process.exitCode = await usageCommand(options);
     });
 
   return program;

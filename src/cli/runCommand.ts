@@ -29,7 +29,7 @@ export async function runCommand(target: string, message: string, options: TurnC
   try {
     const status = await playTurn(
       session.syndicate,
-      { input: message, sessionId: session.sessionId, store: session.store, signal: controller.signal },
+      { input: message, sessionId: session.sessionId, store: session.store, signal: controller.signal, observers: session.observers },
       session.printer,
       session.spinner,
     );
@@ -37,6 +37,6 @@ export async function runCommand(target: string, message: string, options: TurnC
     return exitCodeOf(status);
   } finally {
     process.off('SIGINT', onInterrupt);
-    await session.store?.close();
+    await session.close();
   }
 }

@@ -1,4 +1,4 @@
-import type { TurnEvent } from '../runtime/events.js';
+import type { ModelCallOutcome, TurnEvent, TurnStatus } from '../runtime/events.js';
 
 // The storage boundary. Every method is async so a network database (PostgreSQL) can
 // implement it unchanged; no SQL leaves store/. A conformance suite
@@ -26,6 +26,34 @@ export interface ReadEventsOptions {
   limit?: number;
 }
 
+/** One model call in the usage ledger. */
+export interface UsageRow {
+  /** When the call ended, in milliseconds since the epoch. */
+  at: number;
+  syndicate: string;
+  /** null when the syndicate keeps no sessions (memory_system: internal-only). */
+  sessionId: string | null;
+  /** Subagents' calls carry the id of the turn that delegated to them. */
+  turnId: string;
+  agent: string;
+  provider: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  cachedInputTokens: number;
+  latencyMs: number;
+  outcome: ModelCallOutcome;
+  /** How the turn that made the call ended. */
+  turnStatus: TurnStatus;
+}
+
+export interface UsageQuery {
+  /** Only calls at or after this time (milliseconds since the epoch). */
+  since?: number;
+  syndicate?: string;
+}
+
 export interface Store {
   /** Creates the session if it does not exist; returns it either way. */
   openSession(id: string, syndicate: string): Promise<SessionRecord>;
@@ -36,5 +64,9 @@ export interface Store {
   /** Appends atomically: all of the batch is stored or none of it. O(batch), never O(session). */
   appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<void>;
   readEvents(sessionId: string, options?: ReadEventsOptions): Promise<StoredEvent[]>;
+  /** Appends to the usage ledger atomically. Ledger rows outlive their session: deleting it leaves them. */
+  recordUsage(rows: readonly UsageRow[]): Promise<void>;
+  /** Ledger rows in time order (rows with the same time in the order they were recorded). */
+  queryUsage(query?: UsageQuery): Promise<UsageRow[]>;
   close(): Promise<void>;
 }

@@ -22,7 +22,7 @@ describe('usage', () => {
     expect((await runCli([], { home: dir.path })).code).toBe(2);
   });
 
-  it.each([[], ['run'], ['chat'], ['validate'], ['sessions'], ['sessions', 'list'], ['sessions', 'show'], ['sessions', 'delete']].map((command) => ({ command })))(
+  it.each([[], ['run'], ['chat'], ['validate'], ['sessions'], ['sessions', 'list'], ['sessions', 'show'], ['sessions', 'delete'], ['usage']].map((command) => ({ command })))(
     'prints help with a description and the exit codes: syndicate $command --help',
     async ({ command }) => {
       const result = await runCli([...command, '--help'], { home: dir.path });

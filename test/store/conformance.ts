@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TurnEvent } from '../../src/runtime/events.js';
-import type { Store } from '../../src/store/store.js';
+import type { Store, UsageRow } from '../../src/store/store.js';
 
 // The behaviour every Store implementation must show. `open` is called before every test and must
 // return a store over the same persistent data each time (the reopen test depends on it); each
@@ -43,6 +43,26 @@ const richEvents: TurnEvent[] = [
   { type: 'usage', provider: 'scripted', model: 'scripted', inputTokens: 10, outputTokens: 20, reasoningTokens: 0, cachedInputTokens: 5, latencyMs: 12.5, outcome: 'ok', turnId: 't', agent: 'root', at: 4, depth: 0 },
   { type: 'turn-end', status: 'failed', output: '', error: 'quote " backslash \\ newline \n', turnId: 't', agent: 'root', at: 5, depth: 0 },
 ];
+
+function usageRow(syndicate: string, overrides: Partial<UsageRow> = {}): UsageRow {
+  return {
+    at: 1_700_000_000_000,
+    syndicate,
+    sessionId: 'session-1',
+    turnId: 'turn-1',
+    agent: 'orchestrator',
+    provider: 'anthropic.messages',
+    model: 'claude-sonnet-4-5',
+    inputTokens: 1_200,
+    outputTokens: 300,
+    reasoningTokens: 120,
+    cachedInputTokens: 1_000,
+    latencyMs: 812.25,
+    outcome: 'ok',
+    turnStatus: 'completed',
+    ...overrides,
+  };
+}
 
 export function describeStoreConformance(name: string, open: () => Promise<Store>, cleanup?: () => Promise<void>): void {
   describe(`Store conformance: ${name}`, () => {
@@ -282,6 +302,57 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       store = await open();
       expect(await store.getSession(id)).toStrictEqual(session);
       expect(await store.readEvents(id)).toStrictEqual(events);
+    });
+
+    it('reads usage rows back identical, in time order, ties in the order they were recorded', async () => {
+      const syndicate = uniqueId('ledger');
+      const late = usageRow(syndicate, { at: 3_000, agent: 'late', sessionId: null, outcome: 'error', turnStatus: 'failed' });
+      const tieFirst = usageRow(syndicate, { at: 2_000, agent: 'tie first', outcome: 'cancelled', turnStatus: 'cancelled' });
+      const tieSecond = usageRow(syndicate, { at: 2_000, agent: 'tie second', provider: 'scripted', model: 'scripted' });
+      const early = usageRow(syndicate, { at: 1_000, agent: 'early 🚀', inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 });
+      await store.recordUsage([late, tieFirst]);
+      await store.recordUsage([tieSecond, early]);
+      expect(await store.queryUsage({ syndicate })).toStrictEqual([early, tieFirst, tieSecond, late]);
+    });
+
+    it('returns only the usage rows at or after since', async () => {
+      const syndicate = uniqueId('ledger');
+      const rows = [1_000, 2_000, 3_000].map((at) => usageRow(syndicate, { at }));
+      await store.recordUsage(rows);
+      expect(await store.queryUsage({ syndicate, since: 2_000 })).toStrictEqual(rows.slice(1));
+      expect(await store.queryUsage({ syndicate, since: 3_001 })).toStrictEqual([]);
+    });
+
+    it('returns only the usage rows of the requested syndicate, and every syndicate without a filter', async () => {
+      const [mine, theirs] = [uniqueId('mine'), uniqueId('theirs')];
+      await store.recordUsage([usageRow(mine), usageRow(theirs)]);
+      expect(await store.queryUsage({ syndicate: mine })).toStrictEqual([usageRow(mine)]);
+      const everyone = await store.queryUsage();
+      expect(everyone).toEqual(expect.arrayContaining([usageRow(mine), usageRow(theirs)]));
+    });
+
+    it('records no usage row of a batch when one of them cannot be stored, and throws', async () => {
+      const syndicate = uniqueId('ledger');
+      const broken = { ...usageRow(syndicate), agent: null } as unknown as UsageRow;
+      await expect(store.recordUsage([usageRow(syndicate), broken])).rejects.toThrow();
+      expect(await store.queryUsage({ syndicate })).toStrictEqual([]);
+    });
+
+    it('keeps usage rows when the session they belong to is deleted', async () => {
+      const [syndicate, sessionId] = [uniqueId('ledger'), uniqueId('s')];
+      await store.openSession(sessionId, syndicate);
+      await store.recordUsage([usageRow(syndicate, { sessionId })]);
+      await store.deleteSession(sessionId);
+      expect(await store.queryUsage({ syndicate })).toStrictEqual([usageRow(syndicate, { sessionId })]);
+    });
+
+    it('keeps usage rows when closed and reopened', async () => {
+      const syndicate = uniqueId('ledger');
+      await store.recordUsage([usageRow(syndicate)]);
+      await store.close();
+
+      store = await open();
+      expect(await store.queryUsage({ syndicate })).toStrictEqual([usageRow(syndicate)]);
     });
 
     it('can be closed twice', async () => {

@@ -56,7 +56,7 @@ describe('SQLite store', () => {
     await openSqliteStore(path).close();
     const raw = rawConnection(path);
     try {
-      expect(raw.pragma('user_version', { simple: true })).toBe(1);
+      expect(raw.pragma('user_version', { simple: true })).toBe(2);
     } finally {
       raw.close();
     }

@@ -34,6 +34,30 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE UNIQUE INDEX events_by_session ON events (session_number, seq);
   `,
+  `
+  -- The usage ledger: one row per model call, written in one batch when its turn ends, so
+  -- turn_status is known at insert time and rows are never updated. Not tied to sessions:
+  -- internal-only syndicates have none (session_id is null), and deleting a conversation must not
+  -- erase what it cost.
+  CREATE TABLE usage_ledger (
+    id                  INTEGER PRIMARY KEY,
+    at                  INTEGER NOT NULL,
+    syndicate           TEXT NOT NULL,
+    session_id          TEXT,
+    turn_id             TEXT NOT NULL,
+    agent               TEXT NOT NULL,
+    provider            TEXT NOT NULL,
+    model               TEXT NOT NULL,
+    input_tokens        INTEGER NOT NULL,
+    output_tokens       INTEGER NOT NULL,
+    reasoning_tokens    INTEGER NOT NULL,
+    cached_input_tokens INTEGER NOT NULL,
+    latency_ms          REAL NOT NULL,
+    outcome             TEXT NOT NULL,
+    turn_status         TEXT NOT NULL
+  );
+  CREATE INDEX usage_ledger_by_time ON usage_ledger (at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

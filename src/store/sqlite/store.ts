@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { TurnEvent } from '../../runtime/events.js';
-import type { ReadEventsOptions, SessionRecord, Store, StoredEvent } from '../store.js';
+import type { ReadEventsOptions, SessionRecord, Store, StoredEvent, UsageQuery, UsageRow } from '../store.js';
 import { startCheckpointer } from './checkpointer.js';
 import { openDatabase } from './connection.js';
 
@@ -23,6 +23,29 @@ interface SessionTail {
   /** null for a session without events. */
   lastSeq: number | null;
 }
+
+type UsageParams = [
+  at: number,
+  syndicate: string,
+  sessionId: string | null,
+  turnId: string,
+  agent: string,
+  provider: string,
+  model: string,
+  inputTokens: number,
+  outputTokens: number,
+  reasoningTokens: number,
+  cachedInputTokens: number,
+  latencyMs: number,
+  outcome: string,
+  turnStatus: string,
+];
+
+const SELECT_USAGE = `
+  SELECT at, syndicate, session_id AS sessionId, turn_id AS turnId, agent, provider, model,
+         input_tokens AS inputTokens, output_tokens AS outputTokens, reasoning_tokens AS reasoningTokens,
+         cached_input_tokens AS cachedInputTokens, latency_ms AS latencyMs, outcome, turn_status AS turnStatus
+  FROM usage_ledger`;
 
 const LAST_SEQ = 'SELECT seq FROM events WHERE session_number = s.number ORDER BY seq DESC LIMIT 1';
 
@@ -53,6 +76,13 @@ function prepareStatements(db: Database.Database) {
     ),
     deleteEvents: db.prepare<[sessionId: string]>('DELETE FROM events WHERE session_number = (SELECT number FROM sessions WHERE id = ?)'),
     deleteSession: db.prepare<[id: string]>('DELETE FROM sessions WHERE id = ?'),
+    insertUsage: db.prepare<UsageParams>(
+      `INSERT INTO usage_ledger (at, syndicate, session_id, turn_id, agent, provider, model, input_tokens, output_tokens,
+         reasoning_tokens, cached_input_tokens, latency_ms, outcome, turn_status)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    selectUsage: db.prepare<[since: number], UsageRow>(`${SELECT_USAGE} WHERE at >= ? ORDER BY at, id`),
+    selectUsageOf: db.prepare<[since: number, syndicate: string], UsageRow>(`${SELECT_USAGE} WHERE at >= ? AND syndicate = ? ORDER BY at, id`),
   };
 }
 
@@ -89,6 +119,15 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     return sql.deleteSession.run(id).changes > 0;
   });
 
+  const recordUsage = db.transaction((rows: readonly UsageRow[]): void => {
+    for (const r of rows) {
+      sql.insertUsage.run(
+        r.at, r.syndicate, r.sessionId, r.turnId, r.agent, r.provider, r.model,
+        r.inputTokens, r.outputTokens, r.reasoningTokens, r.cachedInputTokens, r.latencyMs, r.outcome, r.turnStatus,
+      );
+    }
+  });
+
   return {
     path,
     async openSession(id: string, syndicate: string): Promise<SessionRecord> {
@@ -115,6 +154,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return sql.selectEvents.all(sessionId, afterSeq, limit).map(
         (row): StoredEvent => ({ seq: row.seq, sessionId, event: JSON.parse(row.payload) as TurnEvent }),
       );
+    },
+    async recordUsage(rows: readonly UsageRow[]): Promise<void> {
+      if (rows.length === 0) return;
+      recordUsage.immediate(rows);
+      checkpointer.committed();
+    },
+    async queryUsage({ since = Number.MIN_SAFE_INTEGER, syndicate }: UsageQuery = {}): Promise<UsageRow[]> {
+      return syndicate === undefined ? sql.selectUsage.all(since) : sql.selectUsageOf.all(since, syndicate);
     },
     async close(): Promise<void> {
       await checkpointer.stop();

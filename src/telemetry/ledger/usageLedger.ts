@@ -1,0 +1,87 @@
+import type { TurnEvent, TurnEventOf } from '../../runtime/events.js';
+import type { TurnObserver } from '../../runtime/runTurn.js';
+import type { Store, UsageRow } from '../../store/store.js';
+
+export interface UsageLedgerOptions {
+  store: Pick<Store, 'recordUsage'>;
+  syndicate: string;
+  /** null when the syndicate keeps no sessions (memory_system: internal-only). */
+  sessionId: string | null;
+  /** Told about the first write that fails; later failures are dropped, so a person hears once. */
+  onError(error: unknown): void;
+}
+
+export interface UsageLedger {
+  /** Give it to runTurn as one of `observers`; it may watch any number of turns. */
+  observe: TurnObserver;
+  /** Resolves once the rows of every turn that has ended are written (or failed): await it before closing the store. */
+  settled(): Promise<void>;
+}
+
+type PendingRow = Omit<UsageRow, 'turnStatus'>;
+
+function pendingRow(event: TurnEventOf<'usage'>, syndicate: string, sessionId: string | null): PendingRow {
+  return {
+    at: event.at,
+    syndicate,
+    sessionId,
+    turnId: event.turnId,
+    agent: event.agent,
+    provider: event.provider,
+    model: event.model,
+    inputTokens: event.inputTokens,
+    outputTokens: event.outputTokens,
+    reasoningTokens: event.reasoningTokens,
+    cachedInputTokens: event.cachedInputTokens,
+    latencyMs: event.latencyMs,
+    outcome: event.outcome,
+  };
+}
+
+/** Resolves on the next turn of the event loop, after the turn's last event has reached every face. */
+function nextTick(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Records every model call of the turns it observes. Rows are buffered per turn and written in one
+ * batch after the turn ends, so the turn loop never waits on the ledger and the turn's status is
+ * known when its rows are written; a failed write is reported through `onError`, never to the turn.
+ */
+export function createUsageLedger({ store, syndicate, sessionId, onError }: UsageLedgerOptions): UsageLedger {
+  const open = new Map<string, PendingRow[]>();
+  let writes: Promise<void> = Promise.resolve();
+  let failed = false;
+
+  const report = (error: unknown): void => {
+    if (failed) return;
+    failed = true;
+    onError(error);
+  };
+
+  const write = async (rows: UsageRow[]): Promise<void> => {
+    await nextTick();
+    try {
+      await store.recordUsage(rows);
+    } catch (error) {
+      report(error);
+    }
+  };
+
+  const observe = (event: TurnEvent): void => {
+    if (event.type === 'usage') {
+      const rows = open.get(event.turnId);
+      if (rows) rows.push(pendingRow(event, syndicate, sessionId));
+      else open.set(event.turnId, [pendingRow(event, syndicate, sessionId)]);
+    } else if (event.type === 'turn-end') {
+      const rows = open.get(event.turnId);
+      open.delete(event.turnId);
+      if (!rows) return;
+      const finished = rows.map((row): UsageRow => ({ ...row, turnStatus: event.status }));
+      // Chained so batches are written in the order their turns ended.
+      writes = writes.then(() => write(finished));
+    }
+  };
+
+  return { observe, settled: () => writes };
+}
