@@ -6,11 +6,23 @@ export type TurnStatus = 'completed' | 'failed' | 'cancelled';
 
 export type ModelCallOutcome = 'ok' | 'error' | 'cancelled';
 
+/** Why a model stopped generating, as the AI SDK unifies it across providers. */
+export type ModelFinishReason = 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other';
+
 export interface UsageFigures {
   inputTokens: number;
   outputTokens: number;
   reasoningTokens: number;
   cachedInputTokens: number;
+}
+
+/** What a model call reported beyond its usage; each field only when known. */
+export interface ModelCallDetails {
+  finishReason?: ModelFinishReason;
+  /** The model the provider says answered (often a dated version of `model`). */
+  responseModel?: string;
+  /** Why the call failed, when `outcome` is not 'ok'. */
+  error?: string;
 }
 
 export type TurnEventBody =
@@ -31,7 +43,7 @@ export type TurnEventBody =
   | { type: 'status'; message: string }
   | { type: 'warning'; message: string }
   /** One per model call, whatever its outcome: the source of the usage ledger and model spans. */
-  | ({ type: 'usage'; provider: string; model: string; latencyMs: number; outcome: ModelCallOutcome } & UsageFigures)
+  | ({ type: 'usage'; provider: string; model: string; latencyMs: number; outcome: ModelCallOutcome } & UsageFigures & ModelCallDetails)
   | { type: 'error'; message: string; code: string }
   | { type: 'turn-end'; status: TurnStatus; output: string; error?: string };
 

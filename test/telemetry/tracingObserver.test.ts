@@ -1,0 +1,235 @@
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import { describe, expect, it } from 'vitest';
+import type { ScriptStep } from '../../src/config/schema.js';
+import { resolveModel } from '../../src/models/resolveModel.js';
+import type { CompileOptions } from '../../src/runtime/compileSyndicate.js';
+import { agent, collect, compile, ofType, turnEnd } from '../runtime/fixtures.js';
+import { attributesOf, council, COUNCIL_INPUT, memoryTracing, nodesOf, SKEPTIC_ANSWER, spanNamed } from './fixtures.js';
+import { COUNCIL_TREE, renderTree } from './spanTree.js';
+
+const CONTENT_KEYS = ['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.tool.call.arguments', 'gen_ai.tool.call.result'];
+
+/** Scripted models, except that `agentName`'s calls fail with an error no retry can fix. */
+function failingFor(agentName: string): NonNullable<CompileOptions['resolveModel']> {
+  return (id, context, env) => {
+    const model = resolveModel(id, context, env);
+    if (context.agentName !== agentName) return model;
+    const refuse = (): Promise<never> => Promise.reject(new Error('the request was refused'));
+    return { ...model, doGenerate: refuse, doStream: refuse };
+  };
+}
+
+function millis(time: ReadableSpan['startTime']): number {
+  return time[0] * 1e3 + time[1] / 1e6;
+}
+
+describe('tracing observer: a delegating turn', () => {
+  it('nests delegations, model calls and tool calls under the agent that made them', async () => {
+    const tracing = memoryTracing({ conversationId: 'session-1' });
+
+    await collect(compile(council()), { input: COUNCIL_INPUT, observers: [tracing.observer] });
+
+    const spans = tracing.spans();
+    expect(renderTree(nodesOf(spans))).toEqual(COUNCIL_TREE);
+    expect(new Set(spans.map((span) => span.spanContext().traceId)).size).toBe(1);
+  });
+
+  it('keeps every child span inside its parent’s time range', async () => {
+    const tracing = memoryTracing();
+
+    await collect(compile(council()), { input: COUNCIL_INPUT, observers: [tracing.observer] });
+
+    const spans = tracing.spans();
+    const byId = new Map(spans.map((span) => [span.spanContext().spanId, span]));
+    for (const span of spans) {
+      const parent = span.parentSpanContext && byId.get(span.parentSpanContext.spanId);
+      if (!parent) continue;
+      expect(millis(span.startTime)).toBeGreaterThanOrEqual(millis(parent.startTime));
+      expect(millis(span.endTime)).toBeLessThanOrEqual(millis(parent.endTime));
+    }
+  });
+
+  it('describes agents with the GenAI conventions', async () => {
+    const tracing = memoryTracing({ conversationId: 'session-1' });
+
+    const events = await collect(compile(council()), { input: COUNCIL_INPUT, observers: [tracing.observer] });
+
+    const root = spanNamed(tracing.spans(), 'invoke_agent Moderator');
+    expect(root.kind).toBe(SpanKind.INTERNAL);
+    expect(root.parentSpanContext).toBeUndefined();
+    expect(root.status.code).toBe(SpanStatusCode.UNSET);
+    expect(attributesOf(root)).toMatchObject({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'Moderator',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'scripted',
+      'gen_ai.conversation.id': 'session-1',
+      'syndicate.turn.id': events[0]?.turnId,
+    });
+    expect(attributesOf(spanNamed(tracing.spans(), 'invoke_agent Skeptic'))).toMatchObject({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'Skeptic' });
+  });
+
+  it('records each model call as a chat client span with its usage, timed by its latency', async () => {
+    const tracing = memoryTracing({ conversationId: 'session-1' });
+
+    const events = await collect(compile(council()), { input: COUNCIL_INPUT, observers: [tracing.observer] });
+
+    const usage = ofType(events, 'usage').filter((e) => e.agent === 'Skeptic');
+    const chats = tracing.spans().filter((span) => span.name === 'chat scripted' && span.attributes['gen_ai.agent.name'] === 'Skeptic');
+    expect(chats.map((span) => span.kind)).toEqual([SpanKind.CLIENT, SpanKind.CLIENT]);
+    expect(chats.map((span) => attributesOf(span))).toEqual(
+      usage.map((e) => ({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'scripted',
+        'gen_ai.request.model': 'scripted',
+        'gen_ai.response.model': 'scripted',
+        'gen_ai.agent.name': 'Skeptic',
+        'gen_ai.conversation.id': 'session-1',
+        'gen_ai.usage.input_tokens': e.inputTokens,
+        'gen_ai.usage.output_tokens': e.outputTokens,
+        'gen_ai.response.finish_reasons': [e.finishReason === 'tool-calls' ? 'tool_call' : 'stop'],
+      })),
+    );
+    expect(chats.map((span) => span.attributes['gen_ai.response.finish_reasons'])).toEqual([['tool_call'], ['stop']]);
+    const last = usage[1]!;
+    expect(millis(chats[1]!.endTime)).toBe(last.at);
+    expect(millis(chats[1]!.startTime)).toBeCloseTo(Math.max(last.at - last.latencyMs, millis(spanNamed(tracing.spans(), 'invoke_agent Skeptic').startTime)), 3);
+  });
+
+  it('records each tool call as an execute_tool span with its call id', async () => {
+    const tracing = memoryTracing();
+
+    const events = await collect(compile(council()), { input: COUNCIL_INPUT, observers: [tracing.observer] });
+
+    const tool = spanNamed(tracing.spans(), 'execute_tool calculator');
+    expect(tool.kind).toBe(SpanKind.INTERNAL);
+    expect(attributesOf(tool)).toEqual({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'calculator',
+      'gen_ai.tool.call.id': ofType(events, 'tool-call')[0]?.callId,
+      'gen_ai.tool.type': 'function',
+    });
+    expect(tool.status.code).toBe(SpanStatusCode.UNSET);
+  });
+});
+
+describe('tracing observer: message content', () => {
+  it('records no inputs, outputs, arguments or results by default', async () => {
+    const tracing = memoryTracing();
+
+    await collect(compile(council()), { input: COUNCIL_INPUT, observers: [tracing.observer] });
+
+    const recorded = tracing.spans().flatMap((span) => Object.keys(span.attributes));
+    for (const key of CONTENT_KEYS) expect(recorded).not.toContain(key);
+    expect(JSON.stringify(tracing.spans().map((span) => span.attributes))).not.toContain('offsite');
+  });
+
+  it('records them as GenAI message JSON when content capture is on', async () => {
+    const tracing = memoryTracing({ captureContent: true });
+
+    const events = await collect(compile(council()), { input: COUNCIL_INPUT, observers: [tracing.observer] });
+
+    const spans = tracing.spans();
+    const root = spanNamed(spans, 'invoke_agent Moderator');
+    expect(JSON.parse(String(root.attributes['gen_ai.input.messages']))).toEqual([{ role: 'user', parts: [{ type: 'text', content: COUNCIL_INPUT }] }]);
+    expect(JSON.parse(String(root.attributes['gen_ai.output.messages']))).toEqual([
+      { role: 'assistant', parts: [{ type: 'text', content: turnEnd(events).output }], finish_reason: 'stop' },
+    ]);
+    const tool = spanNamed(spans, 'execute_tool calculator');
+    expect(JSON.parse(String(tool.attributes['gen_ai.tool.call.arguments']))).toEqual({ expression: '4800 / 12' });
+    expect(JSON.parse(String(tool.attributes['gen_ai.tool.call.result']))).toMatchObject({ result: 400 });
+    const skeptic = spanNamed(spans, 'invoke_agent Skeptic');
+    expect(String(skeptic.attributes['gen_ai.output.messages'])).toContain(SKEPTIC_ANSWER);
+    const answer = spans.find((span) => span.name === 'chat scripted' && String(span.attributes['gen_ai.output.messages']).includes(SKEPTIC_ANSWER));
+    expect(answer?.parentSpanContext?.spanId).toBe(skeptic.spanContext().spanId);
+  });
+});
+
+describe('tracing observer: failures', () => {
+  it('marks a failed turn ERROR from the failing model call up to the root', async () => {
+    const tracing = memoryTracing();
+    const root = agent('Moderator', { subagents: [agent('Advocate', { model: 'claude-sonnet-4-5' })] });
+
+    const events = await collect(compile(root, { env: {} }), { input: 'Should we?', observers: [tracing.observer] });
+
+    expect(turnEnd(events).status).toBe('failed');
+    const spans = tracing.spans();
+    for (const name of ['invoke_agent Moderator', 'invoke_agent Advocate', 'chat claude-sonnet-4-5']) {
+      const span = spanNamed(spans, name);
+      expect(span.status.code, name).toBe(SpanStatusCode.ERROR);
+      expect(span.status.message, name).toContain('ANTHROPIC_API_KEY');
+    }
+    expect(spanNamed(spans, 'invoke_agent Moderator').attributes['error.type']).toBe('model_config');
+    expect(spanNamed(spans, 'chat claude-sonnet-4-5').attributes).toMatchObject({ 'gen_ai.provider.name': 'anthropic', 'error.type': '_OTHER' });
+    expect(spanNamed(spans, 'chat claude-sonnet-4-5').attributes['gen_ai.usage.input_tokens']).toBeUndefined();
+    expect(renderTree(nodesOf(spans))).toEqual(['invoke_agent Moderator', '  chat scripted', '  invoke_agent Advocate', '    chat claude-sonnet-4-5']);
+  });
+
+  it('marks a failed delegation ERROR while the turn, which goes on, stays unset', async () => {
+    const tracing = memoryTracing();
+    const root = agent('Moderator', { subagents: [agent('Advocate')] });
+
+    await collect(compile(root, { resolveModel: failingFor('Advocate') }), { input: 'Should we?', observers: [tracing.observer] });
+
+    const advocate = spanNamed(tracing.spans(), 'invoke_agent Advocate');
+    expect(advocate.status).toMatchObject({ code: SpanStatusCode.ERROR, message: expect.stringContaining('Advocate failed') });
+    expect(advocate.attributes['error.type']).toBe('agent_error');
+    expect(spanNamed(tracing.spans(), 'invoke_agent Moderator').status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it('marks a failing tool call ERROR with the message the model was given', async () => {
+    const tracing = memoryTracing();
+    const script: ScriptStep[] = [{ tool_calls: [{ tool: 'calculator', args: { expression: '1 / 0' } }] }, { reply: 'That cannot be computed.' }];
+
+    await collect(compile(agent('Quartermaster', { tools: ['calculator'], script })), { input: 'compute', observers: [tracing.observer] });
+
+    const tool = spanNamed(tracing.spans(), 'execute_tool calculator');
+    expect(tool.status).toMatchObject({ code: SpanStatusCode.ERROR, message: expect.stringContaining('calculator failed') });
+    expect(tool.attributes['error.type']).toBe('tool_error');
+  });
+
+  it('marks a cancelled turn ERROR with error.type cancelled', async () => {
+    const tracing = memoryTracing();
+    const controller = new AbortController();
+    const cancelAtFirstDelegation = (event: { type: string }): void => {
+      if (event.type === 'delegation-start') controller.abort();
+    };
+
+    const events = await collect(compile(council()), { input: COUNCIL_INPUT, signal: controller.signal, observers: [tracing.observer, cancelAtFirstDelegation] });
+
+    expect(turnEnd(events).status).toBe('cancelled');
+    const spans = tracing.spans();
+    expect(spanNamed(spans, 'invoke_agent Moderator').attributes['error.type']).toBe('cancelled');
+    expect(spans.every((span) => span.ended)).toBe(true);
+  });
+});
+
+describe('tracing observer: dispatch', () => {
+  it('nests the specialist a dispatcher routes to under the dispatcher', async () => {
+    const tracing = memoryTracing();
+    const specialists = [agent('Billing', { description: 'Invoices and refunds.' }), agent('General', { description: 'Anything else.' })];
+    const root = agent('Triage', { subagents: specialists, dispatch: { default_route: 'General' } });
+
+    await collect(compile(root), { input: 'Where is my invoice?', observers: [tracing.observer] });
+
+    expect(renderTree(nodesOf(tracing.spans()))).toEqual(['invoke_agent Triage', '  chat scripted', '  invoke_agent Billing', '    chat scripted']);
+    const triage = spanNamed(tracing.spans(), 'invoke_agent Triage');
+    expect(triage.events.map((e) => [e.name, e.attributes?.['syndicate.route']])).toEqual([['syndicate.route', 'Billing']]);
+  });
+});
+
+describe('tracing observer: many turns', () => {
+  it('gives each turn of a conversation its own trace, sharing the conversation id', async () => {
+    const tracing = memoryTracing({ conversationId: 'session-9' });
+    const compiled = compile(council());
+
+    await collect(compiled, { input: 'first', observers: [tracing.observer] });
+    await collect(compiled, { input: 'second', observers: [tracing.observer] });
+
+    const roots = tracing.spans().filter((span) => span.name === 'invoke_agent Moderator');
+    expect(roots).toHaveLength(2);
+    expect(roots[0]!.spanContext().traceId).not.toBe(roots[1]!.spanContext().traceId);
+    expect(roots.map((span) => span.attributes['gen_ai.conversation.id'])).toEqual(['session-9', 'session-9']);
+  });
+});
