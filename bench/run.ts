@@ -1,4 +1,5 @@
 import { benchColdStart } from './coldStart.js';
+import { benchObservability } from './observability.js';
 import { benchSessionAppend } from './sessionAppend.js';
 import { benchTurnOverhead } from './turnOverhead.js';
 
@@ -7,5 +8,6 @@ import { benchTurnOverhead } from './turnOverhead.js';
 
 console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
 await benchTurnOverhead();
+await benchObservability();
 await benchSessionAppend();
 await benchColdStart();

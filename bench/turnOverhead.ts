@@ -18,7 +18,7 @@ const SEQUENTIAL_TURNS = 2_000;
 const CONCURRENT_TURNS = 200;
 const TURNS_PER_SESSION = 10;
 
-function council(): CompiledSyndicate {
+export function benchCouncil(): CompiledSyndicate {
   const leaf = (name: string): AgentDefinition => defineAgent(name, { model: 'scripted', description: `${name} examines the claim.` });
   return compileSyndicate(defineSyndicate({ ...leaf('Moderator'), subagents: [leaf('Advocate'), leaf('Skeptic')] }, { name: 'Bench Council', memorySystem: 'session-only' }));
 }
@@ -59,7 +59,7 @@ async function sequentialTurns(compiled: CompiledSyndicate, store: Store, stream
 export async function benchTurnOverhead(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'syndicate-bench-'));
   const store: Store = openSqliteStore(join(dir, 'bench.db'));
-  const compiled = council();
+  const compiled = benchCouncil();
   // Persisted in both modes; doGenerate is how a face without live text (and the frameworks
   // we compare with) calls a model, doStream is what the CLI does for live deltas.
   await sequentialTurns(compiled, store, false);
