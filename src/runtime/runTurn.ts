@@ -8,7 +8,7 @@ import { isPersisted, type TurnEvent, type TurnEventBody, type TurnStatus } from
 import { createEventChannel } from './eventChannel.js';
 import { checkDeadline, deadlineError, turnSignal } from './deadline.js';
 import { runAgent } from './runAgent.js';
-import { loadSessionHistory } from './sessionHistory.js';
+import { loadSessionHistory, recordAppended } from './sessionHistory.js';
 import type { TurnContext } from './turnContext.js';
 import type { TurnRecord } from './projectTranscript.js';
 
@@ -110,7 +110,7 @@ export async function executeTurn(syndicate: CompiledSyndicate, options: RunTurn
       const batch = pending;
       pending = [];
       // Chained so batches commit in the order they were cut, even from parallel tool calls.
-      writing = writing.then(() => store.appendEvents(sessionId, batch));
+      writing = writing.then(async () => recordAppended(store, sessionId, batch, await store.appendEvents(sessionId, batch)));
       return writing;
     },
   };

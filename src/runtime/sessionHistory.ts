@@ -1,4 +1,5 @@
 import type { Store, StoredEvent } from '../store/store.js';
+import type { TurnEvent } from './events.js';
 import { DEFAULT_PROJECTION_LIMITS, type TurnRecord } from './projectTranscript.js';
 
 // The recent turns of a session, rebuilt from its stored events. Each turn reads only the
@@ -46,5 +47,19 @@ export async function loadSessionHistory(store: Store, sessionId: string, stored
     sessions.set(sessionId, session);
   }
   if (storedEvents > session.lastSeq) applyEvents(session, await store.readEvents(sessionId, { afterSeq: session.lastSeq }));
-  return session.turns;
+  // A copy: this turn's own events join the cache as they are committed, and must not show up
+  // in its own agents' view of earlier turns.
+  return session.turns.slice();
+}
+
+/**
+ * Applies a batch this process just appended, so the next turn need not read it back. Only when
+ * it directly follows what is cached; otherwise (another writer got in between) the next turn's
+ * read catches up in order.
+ */
+export function recordAppended(store: Store, sessionId: string, events: readonly TurnEvent[], lastSeq: number): void {
+  const session = cache.get(store)?.get(sessionId);
+  const firstSeq = lastSeq - events.length + 1;
+  if (!session || session.lastSeq !== firstSeq - 1) return;
+  applyEvents(session, events.map((event, i) => ({ seq: firstSeq + i, sessionId, event })));
 }

@@ -61,8 +61,11 @@ export interface Store {
   listSessions(options?: { syndicate?: string; limit?: number }): Promise<SessionRecord[]>;
   /** Returns false when there was no such session. */
   deleteSession(id: string): Promise<boolean>;
-  /** Appends atomically: all of the batch is stored or none of it. O(batch), never O(session). */
-  appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<void>;
+  /**
+   * Appends atomically: all of the batch is stored or none of it. O(batch), never O(session).
+   * Resolves to the seq of the batch's last event (an empty batch: the session's last seq).
+   */
+  appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number>;
   readEvents(sessionId: string, options?: ReadEventsOptions): Promise<StoredEvent[]>;
   /** Appends to the usage ledger atomically. Ledger rows outlive their session: deleting it leaves them. */
   recordUsage(rows: readonly UsageRow[]): Promise<void>;

@@ -114,3 +114,33 @@ describe('a session deleted and recreated under the same id', () => {
     await store.close();
   });
 });
+
+describe('session history within a turn', () => {
+  it('shows a later subagent only earlier turns, never the current one', async () => {
+    const store = openSqliteStore(tempDbPath());
+    const calls: ModelCall[] = [];
+    const compiled = compile(agent('Moderator', { subagents: [agent('Advocate'), agent('Skeptic')] }), { resolveModel: recordCalls(calls) });
+    await collect(compiled, { input: 'First question?', sessionId: 's1', store });
+
+    await collect(compiled, { input: 'Second question?', sessionId: 's1', store });
+
+    const skepticPrompt = JSON.stringify(calls.filter((c) => c.agent === 'Skeptic').at(-1)?.options.prompt);
+    expect(skepticPrompt).toContain('First question?');
+    expect(skepticPrompt.match(/Second question\?/g)).toHaveLength(1);
+    await store.close();
+  });
+
+  it('does not read back from the store what this process just wrote', async () => {
+    const store = openSqliteStore(tempDbPath());
+    const compiled = compile(council);
+    await collect(compiled, { input: 'First question?', sessionId: 's1', store });
+    let reads = 0;
+    const readEvents = store.readEvents.bind(store);
+    store.readEvents = (...args) => (reads++, readEvents(...args));
+
+    await collect(compiled, { input: 'Second question?', sessionId: 's1', store });
+
+    expect(reads).toBe(0);
+    await store.close();
+  });
+});

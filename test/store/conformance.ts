@@ -116,6 +116,15 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       expect(stored.every((entry) => entry.sessionId === id)).toBe(true);
     });
 
+    it('resolves an append to the seq of the batch’s last event', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+
+      expect(await store.appendEvents(id, messages(3, 'first'))).toBe(3);
+      expect(await store.appendEvents(id, messages(2, 'second'))).toBe(5);
+      expect(await store.appendEvents(id, [])).toBe(5);
+    });
+
     it('numbers events 1, 2, 3… within a session, and eventCount is the last seq', async () => {
       const id = uniqueId('s');
       await store.openSession(id, 'council');

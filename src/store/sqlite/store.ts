@@ -102,7 +102,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
 
   // Run IMMEDIATE: the batch reads the last seq before inserting, and a deferred transaction that
   // read first could not upgrade to a writer once another process had committed.
-  const appendEvents = db.transaction((sessionId: string, events: readonly TurnEvent[], payloads: readonly string[]): void => {
+  const appendEvents = db.transaction((sessionId: string, events: readonly TurnEvent[], payloads: readonly string[]): number => {
     const tail = sql.selectTail.get(sessionId);
     if (tail === undefined) {
       throw new Error(`cannot append to session '${sessionId}': it was not opened (call openSession first)`);
@@ -112,6 +112,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     events.forEach((event, index) => {
       sql.insertEvent.run(tail.number, firstSeq + index, appendedAt, event.type, event.agent, event.turnId, event.at, payloads[index]!);
     });
+    return firstSeq + events.length - 1;
   });
 
   const deleteSession = db.transaction((id: string): boolean => {
@@ -144,11 +145,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     async deleteSession(id: string): Promise<boolean> {
       return deleteSession(id);
     },
-    async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<void> {
+    async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
       // Serialised before the transaction: an event that cannot be stored fails the batch without
       // taking the write lock.
-      appendEvents.immediate(sessionId, events, events.map((event) => JSON.stringify(event)));
+      const lastSeq = appendEvents.immediate(sessionId, events, events.map((event) => JSON.stringify(event)));
       checkpointer.committed();
+      return lastSeq;
     },
     async readEvents(sessionId: string, { afterSeq = 0, limit = NO_LIMIT }: ReadEventsOptions = {}): Promise<StoredEvent[]> {
       return sql.selectEvents.all(sessionId, afterSeq, limit).map(
