@@ -6,7 +6,7 @@ import type { CompiledSyndicate } from '../src/runtime/compileSyndicate.js';
 import { runTurn, type TurnObserver } from '../src/runtime/runTurn.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { Store } from '../src/store/store.js';
-import { createUsageLedger } from '../src/telemetry/ledger/usageLedger.js';
+import { createUsageLedger, type UsageLedger } from '../src/telemetry/ledger/usageLedger.js';
 import { createTracingObserver } from '../src/telemetry/tracingObserver.js';
 import { report, summarize } from './stats.js';
 import { benchCouncil } from './turnOverhead.js';
@@ -25,10 +25,9 @@ const discard: SpanExporter = {
 
 type Variant = 'off' | 'ledger' | 'tracing' | 'both';
 
-function observersFor(variant: Variant, store: Store, tracer: ReturnType<TracerProvider['getTracer']>): TurnObserver[] {
-  const ledger = createUsageLedger({ store, syndicate: 'Bench Council', sessionId: null, onError: (error) => { throw error; } }).observe;
+function observersFor(variant: Variant, ledger: UsageLedger, tracer: ReturnType<TracerProvider['getTracer']>): TurnObserver[] {
   const tracing = createTracingObserver(tracer);
-  return { off: [], ledger: [ledger], tracing: [tracing], both: [ledger, tracing] }[variant];
+  return { off: [], ledger: [ledger.observe], tracing: [tracing], both: [ledger.observe, tracing] }[variant];
 }
 
 async function timedTurns(compiled: CompiledSyndicate, store: Store, observers: TurnObserver[], round: number, variant: Variant): Promise<{ samples: number[]; cpuUs: number }> {
@@ -51,11 +50,12 @@ export async function benchObservability(): Promise<void> {
   const provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: discard })] });
   const tracer = provider.getTracer('bench');
   const compiled = benchCouncil();
+  const ledger = createUsageLedger({ store, syndicate: 'Bench Council', sessionId: null, onError: (error) => console.error('ledger write failed:', error) });
   const variants: Variant[] = ['off', 'ledger', 'tracing', 'both'];
   const results = new Map(variants.map((variant) => [variant, { samples: [] as number[], cpuUs: 0 }]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const variant of variants) {
-      const { samples, cpuUs } = await timedTurns(compiled, store, observersFor(variant, store, tracer), round, variant);
+      const { samples, cpuUs } = await timedTurns(compiled, store, observersFor(variant, ledger, tracer), round, variant);
       const total = results.get(variant)!;
       total.samples.push(...samples);
       total.cpuUs += cpuUs;
@@ -75,6 +75,7 @@ export async function benchObservability(): Promise<void> {
       cpu_ratio: cpuUs / base.cpuUs,
     });
   }
+  await ledger.settled();
   await provider.shutdown();
   await store.close();
   rmSync(dir, { recursive: true, force: true });

@@ -14,11 +14,14 @@ export interface UsageLedgerOptions {
 export interface UsageLedger {
   /** Give it to runTurn as one of `observers`; it may watch any number of turns. */
   observe: TurnObserver;
-  /** Resolves once the rows of every turn that has ended are written (or failed): await it before closing the store. */
+  /** Writes what is buffered and resolves once the rows of every turn that has ended are written (or failed): await it before closing the store. */
   settled(): Promise<void>;
 }
 
 type PendingRow = Omit<UsageRow, 'turnStatus'>;
+
+const FLUSH_AT_ROWS = 256;
+const FLUSH_AFTER_MS = 1_000;
 
 function pendingRow(event: TurnEventOf<'usage'>, syndicate: string, sessionId: string | null): PendingRow {
   return {
@@ -44,12 +47,14 @@ function nextTick(): Promise<void> {
 }
 
 /**
- * Records every model call of the turns it observes. Rows are buffered per turn and written in one
- * batch after the turn ends, so the turn loop never waits on the ledger and the turn's status is
- * known when its rows are written; a failed write is reported through `onError`, never to the turn.
+ * Records every model call of the turns it observes. Rows are held until their turn ends, so the
+ * turn's status is known when they are written, then written in batches off the turn loop, which
+ * never waits on the ledger; a failed write is reported through `onError`, never to the turn.
  */
 export function createUsageLedger({ store, syndicate, sessionId, onError }: UsageLedgerOptions): UsageLedger {
   const open = new Map<string, PendingRow[]>();
+  let ready: UsageRow[] = [];
+  let timer: NodeJS.Timeout | undefined;
   let writes: Promise<void> = Promise.resolve();
   let failed = false;
 
@@ -68,6 +73,17 @@ export function createUsageLedger({ store, syndicate, sessionId, onError }: Usag
     }
   };
 
+  const flush = (): Promise<void> => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (ready.length === 0) return writes;
+    const rows = ready;
+    ready = [];
+    // Chained so batches are written in the order their turns ended.
+    writes = writes.then(() => write(rows));
+    return writes;
+  };
+
   const observe = (event: TurnEvent): void => {
     if (event.type === 'usage') {
       const rows = open.get(event.turnId);
@@ -77,11 +93,14 @@ export function createUsageLedger({ store, syndicate, sessionId, onError }: Usag
       const rows = open.get(event.turnId);
       open.delete(event.turnId);
       if (!rows) return;
-      const finished = rows.map((row): UsageRow => ({ ...row, turnStatus: event.status }));
-      // Chained so batches are written in the order their turns ended.
-      writes = writes.then(() => write(finished));
+      for (const row of rows) ready.push({ ...row, turnStatus: event.status });
+      // One commit per batch of turns, not per turn: a commit costs as much as a whole turn's
+      // framework work here (bench/observability.ts). A crash loses at most FLUSH_AFTER_MS of
+      // ledger rows, never session events.
+      if (ready.length >= FLUSH_AT_ROWS) void flush();
+      else timer ??= setTimeout(flush, FLUSH_AFTER_MS).unref();
     }
   };
 
-  return { observe, settled: () => writes };
+  return { observe, settled: flush };
 }
