@@ -33,10 +33,11 @@ async function turn(compiled: CompiledSyndicate, options: RunTurnOptions): Promi
   }
 }
 
-async function sequentialTurns(compiled: CompiledSyndicate, store: Store, stream: boolean): Promise<void> {
+async function sequentialTurns(compiled: CompiledSyndicate, store: Store | undefined, stream: boolean): Promise<void> {
   const input = 'Should our team adopt a four-day work week?';
   const prefix = stream ? 'streamed' : 'whole';
   const options = (i: number, phase: string): RunTurnOptions => ({ input, store, stream, sessionId: `${prefix}-${phase}-${Math.floor(i / TURNS_PER_SESSION)}` });
+  const label = `${stream ? 'doStream' : 'doGenerate'}, ${store ? 'persisted' : 'not persisted'}`;
   for (let i = 0; i < WARMUP_TURNS; i++) await turn(compiled, options(i, 'warm'));
 
   const samples: number[] = [];
@@ -48,7 +49,7 @@ async function sequentialTurns(compiled: CompiledSyndicate, store: Store, stream
   }
   const cpu = process.cpuUsage(cpuBefore);
   const figures = summarize(samples);
-  report(`turn (sequential, ${stream ? 'doStream' : 'doGenerate'})`, {
+  report(`turn (${label})`, {
     turns: SEQUENTIAL_TURNS,
     median_us: figures.median,
     p99_us: figures.p99,
@@ -60,10 +61,12 @@ export async function benchTurnOverhead(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'syndicate-bench-'));
   const store: Store = openSqliteStore(join(dir, 'bench.db'));
   const compiled = benchCouncil();
-  // Persisted in both modes; doGenerate is how a face without live text (and the frameworks
-  // we compare with) calls a model, doStream is what the CLI does for live deltas.
+  // doGenerate is how a face without live text (and the frameworks we compare with) calls a
+  // model, doStream what the CLI does for live deltas. The frameworks the issue compares with
+  // were measured with no persistence at all, hence the last run.
   await sequentialTurns(compiled, store, false);
   await sequentialTurns(compiled, store, true);
+  await sequentialTurns(compiled, undefined, false);
 
   const input = 'Should our team adopt a four-day work week?';
   const start = process.hrtime.bigint();
