@@ -32,17 +32,22 @@ function isConnectionFailure(error: unknown): boolean {
   return false;
 }
 
-/** Rethrows "nothing listens there" as a ModelConfigError with `message`; other errors pass through untouched. */
-export function withUnreachableHint(model: LanguageModelV3, message: string): LanguageModelV3 {
-  const explain = (error: unknown): never => {
-    throw isConnectionFailure(error) ? new ModelConfigError(message, { cause: error }) : error;
+/** The same model, with every error its calls throw (or reject with) replaced by `map(error)`. */
+export function mapCallErrors(model: LanguageModelV3, map: (error: unknown) => unknown): LanguageModelV3 {
+  const rethrow = (error: unknown): never => {
+    throw map(error);
   };
   return {
     specificationVersion: 'v3',
     provider: model.provider,
     modelId: model.modelId,
     supportedUrls: model.supportedUrls,
-    doGenerate: (options: LanguageModelV3CallOptions) => Promise.resolve(model.doGenerate(options)).catch(explain),
-    doStream: (options: LanguageModelV3CallOptions) => Promise.resolve(model.doStream(options)).catch(explain),
+    doGenerate: (options: LanguageModelV3CallOptions) => Promise.resolve(model.doGenerate(options)).catch(rethrow),
+    doStream: (options: LanguageModelV3CallOptions) => Promise.resolve(model.doStream(options)).catch(rethrow),
   };
+}
+
+/** Rethrows "nothing listens there" as a ModelConfigError with `message`; other errors pass through untouched. */
+export function withUnreachableHint(model: LanguageModelV3, message: string): LanguageModelV3 {
+  return mapCallErrors(model, (error) => (isConnectionFailure(error) ? new ModelConfigError(message, { cause: error }) : error));
 }

@@ -1,4 +1,5 @@
-import { APICallError, type LanguageModelV3, type LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { APICallError, type LanguageModelV3 } from '@ai-sdk/provider';
+import { mapCallErrors } from './guards.js';
 
 // Ollama answers an error as {"error": "<message>"}. ollama-ai-provider-v2 expects OpenAI's
 // {"error": {"message": …}}, fails to read it and falls back to the HTTP status text, so a
@@ -34,15 +35,5 @@ function withOllamaMessage(error: unknown): unknown {
 }
 
 export function withOllamaErrorMessages(model: LanguageModelV3): LanguageModelV3 {
-  const explain = (error: unknown): never => {
-    throw withOllamaMessage(error);
-  };
-  return {
-    specificationVersion: 'v3',
-    provider: model.provider,
-    modelId: model.modelId,
-    supportedUrls: model.supportedUrls,
-    doGenerate: (options: LanguageModelV3CallOptions) => Promise.resolve(model.doGenerate(options)).catch(explain),
-    doStream: (options: LanguageModelV3CallOptions) => Promise.resolve(model.doStream(options)).catch(explain),
-  };
+  return mapCallErrors(model, withOllamaMessage);
 }
