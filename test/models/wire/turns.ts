@@ -1,4 +1,5 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
+import { expect } from 'vitest';
 import type { AgentDefinition } from '../../../src/config/definition.js';
 import type { TurnEvent } from '../../../src/runtime/events.js';
 import type { RunTurnOptions } from '../../../src/runtime/runTurn.js';
@@ -58,4 +59,17 @@ export function thinkingText(events: readonly TurnEvent[]): string {
   return ofType(events, 'thinking')
     .map((event) => event.text)
     .join('');
+}
+
+/** The calculator as the chat completions style declares it (xAI, OpenAI-compatible servers, Ollama). */
+export const CALCULATOR_FUNCTION_TOOLS = [
+  { type: 'function', function: expect.objectContaining({ name: 'calculator', parameters: expect.objectContaining({ required: ['expression'] }) }) },
+];
+
+/** The assistant message replaying SIX_TIMES_SEVEN and the tool message answering it, in the chat completions style. */
+export function calculatorToolMessages(callId: string | undefined, assistant: { content: string | null; arguments: unknown }): unknown[] {
+  return [
+    { role: 'assistant', content: assistant.content, tool_calls: [{ id: callId, type: 'function', function: { name: 'calculator', arguments: assistant.arguments } }] },
+    { role: 'tool', tool_call_id: callId, content: JSON.stringify(CALCULATOR_RESULT) },
+  ];
 }
