@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { formatIssue } from '../config/errors.js';
 import type { SyndicateDefinition } from '../config/definition.js';
+import { loadProjectConfig, type ProvidersConfig } from '../config/projectConfig.js';
 import { loadScriptFile } from '../models/scripted/loadScriptFile.js';
 import { compileSyndicate, type CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import type { TurnObserver } from '../runtime/runTurn.js';
@@ -35,20 +36,24 @@ function isOffline(flag: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
   return flag === true || TRUTHY.has((env.SYNDICATE_OFFLINE ?? '').toLowerCase());
 }
 
-function compileDefinition(definition: SyndicateDefinition, options: ModelOptions, env: NodeJS.ProcessEnv): CompiledSyndicate {
+function compileDefinition(definition: SyndicateDefinition, options: ModelOptions, env: NodeJS.ProcessEnv, providers: ProvidersConfig): CompiledSyndicate {
   return compileSyndicate(definition, {
     offline: isOffline(options.offline, env),
     modelOverride: options.model,
     scripts: options.script === undefined ? undefined : loadScriptFile(options.script),
     env,
+    providers,
   });
 }
 
 export async function openTurnSession(target: string, options: TurnCommandOptions, env: NodeJS.ProcessEnv): Promise<TurnSession> {
+  // Read here, not at startup: only commands that call models need it, and a broken file
+  // must not stand between a person and --help, validate or sessions.
+  const { providers } = loadProjectConfig();
   const definition = loadDefinition(target, bindingsOf(options));
   // On stderr, so they reach a person even when stdout is NDJSON for a program.
   for (const warning of definition.warnings) process.stderr.write(`warning: ${formatIssue(warning)}\n`);
-  const syndicate = compileDefinition(definition, options, env);
+  const syndicate = compileDefinition(definition, options, env, providers);
   for (const warning of syndicate.warnings) process.stderr.write(`warning: ${warning}\n`);
   const sessionId = options.session ?? randomUUID();
   const dbPath = dbPathFor(options.db, env);

@@ -77,10 +77,16 @@ export function openAICompatibleProvider(server: string): string {
   return `${server}.chat`;
 }
 
-export async function loadOpenAICompatible(server: string, baseURL: string, apiKey: string | undefined, model: string): Promise<LanguageModelV3> {
+export async function loadOpenAICompatible(
+  server: string,
+  baseURL: string,
+  apiKey: string | undefined,
+  model: string,
+  headers?: Record<string, string>,
+): Promise<LanguageModelV3> {
   const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
   // Both are off by default in the SDK, for servers too old to know them. Without includeUsage a
   // streamed call reports no tokens at all; without structured outputs an outputSchema is never
   // sent, only "answer in JSON". vLLM, llama.cpp, LM Studio, Ollama and OpenRouter accept both.
-  return createOpenAICompatible({ name: server, baseURL, apiKey, includeUsage: true, supportsStructuredOutputs: true }).chatModel(model);
+  return createOpenAICompatible({ name: server, baseURL, apiKey, headers, includeUsage: true, supportsStructuredOutputs: true }).chatModel(model);
 }

@@ -1,11 +1,13 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { ProvidersConfig } from '../config/projectConfig.js';
 import type { ModelContext } from './context.js';
 import { unconfiguredModel, withUnreachableHint } from './guards.js';
 import { lazyModel } from './lazyModel.js';
 import { createLocalModel } from './local/createLocalModel.js';
 import { parseModelId, unknownModelError } from './modelIds.js';
 import { withOllamaErrorMessages } from './ollamaErrors.js';
-import { CLOUD, loadOllama, loadOpenAICompatible, OLLAMA_PROVIDER, openAICompatibleProvider, XAI_RESPONSES } from './providers.js';
+import { resolveOpenAICompatible } from './openAICompatible.js';
+import { CLOUD, loadOllama, OLLAMA_PROVIDER, XAI_RESPONSES } from './providers.js';
 import { createScriptedModel } from './scripted/createScriptedModel.js';
 import { withThinkTagReasoning } from './thinkTags.js';
 
@@ -13,15 +15,15 @@ export { providerOf } from './modelIds.js';
 
 const DEFAULT_OLLAMA_URL = 'http://localhost:11434';
 const OFFLINE_HINT = 'or run with --offline to use the built-in scripted model.';
-const NON_ENV_CHARS = /[^A-Z0-9]+/g;
 const TRAILING_SLASHES = /\/+$/;
 
 /**
  * The language model for a model id. Never fails for missing keys or servers: those fail at the
  * first call with a ModelConfigError that says what to set. Throws only for an unknown id.
  * Imports no provider SDK: a model's SDK is imported by its first call (see providers.ts).
+ * `providers` are the project config file's openai-compatible servers; `env` wins over them.
  */
-export function resolveModel(id: string, context: ModelContext, env: NodeJS.ProcessEnv = process.env): LanguageModelV3 {
+export function resolveModel(id: string, context: ModelContext, env: NodeJS.ProcessEnv = process.env, providers: ProvidersConfig = {}): LanguageModelV3 {
   const parsed = parseModelId(id);
   if (!parsed) throw unknownModelError(id, context.agentName);
   const agent = context.agentName;
@@ -39,22 +41,8 @@ export function resolveModel(id: string, context: ModelContext, env: NodeJS.Proc
         return withThinkTagReasoning(withOllamaErrorMessages(model));
       });
     }
-    case 'openai-compatible': {
-      const identity = { provider: openAICompatibleProvider(parsed.server), modelId: parsed.model };
-      const prefix = `OPENAI_COMPATIBLE_${parsed.server.toUpperCase().replace(NON_ENV_CHARS, '_')}`;
-      const baseURL = env[`${prefix}_BASE_URL`] || undefined;
-      if (baseURL === undefined) {
-        return unconfiguredModel(
-          identity,
-          `Agent '${agent}' uses ${id} but ${prefix}_BASE_URL is not set. Set it to the server's URL (e.g. http://localhost:1234/v1) in the environment or a .env file, ${OFFLINE_HINT}`,
-        );
-      }
-      const apiKey = env[`${prefix}_API_KEY`] || undefined;
-      const message = `Agent '${agent}' uses ${id} but no server answers at ${baseURL}. Start it, fix ${prefix}_BASE_URL, ${OFFLINE_HINT}`;
-      return lazyModel(identity, async () =>
-        withUnreachableHint(await loadOpenAICompatible(parsed.server, baseURL, apiKey, parsed.model), message),
-      );
-    }
+    case 'openai-compatible':
+      return resolveOpenAICompatible({ id, server: parsed.server, model: parsed.model, agent, offlineHint: OFFLINE_HINT }, env, providers[parsed.server]);
     default: {
       const provider = parsed.family === 'xai' && context.webSearch ? XAI_RESPONSES : CLOUD[parsed.family];
       const identity = { provider: provider.provider, modelId: parsed.model };

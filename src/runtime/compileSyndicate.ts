@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { JSONSchema7, LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3ProviderTool } from '@ai-sdk/provider';
 import type { AgentDefinition, SyndicateDefinition } from '../config/definition.js';
 import { SyndicateConfigError } from '../config/errors.js';
+import type { ProvidersConfig } from '../config/projectConfig.js';
 import type { DispatchConfig, MemorySystem, ScriptStep } from '../config/schema.js';
 import { callSettingsFor, neutralCallSettings, type CallSettings, type MappedCallSettings } from '../models/callSettings.js';
 import { parseModelId, type ProviderFamily } from '../models/modelIds.js';
@@ -67,6 +68,8 @@ export interface CompileOptions extends ModelChoice {
   scripts?: Record<string, ScriptStep[]>;
   tools?: ToolRegistry;
   env?: NodeJS.ProcessEnv;
+  /** The project config file's openai-compatible servers (see config/projectConfig.ts). */
+  providers?: ProvidersConfig;
   /** Replaces the model resolver: custom providers, or recording models in tests. */
   resolveModel?: typeof resolveModel;
 }
@@ -164,6 +167,7 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
         webSearch: toolList.some((tool) => tool.type === 'provider'),
       },
       options.env,
+      options.providers,
     );
     const toolSpecs: CompiledAgent['toolSpecs'] = dispatch
       ? []
