@@ -1,6 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { ModelConfigError } from './errors.js';
 import type { ModelIdentity } from './lazyModel.js';
+import { causeCode } from './causeCode.js';
 
 // Wrappers that turn setup problems into one clear error at the first model call, so that
 // resolving (and validating) a syndicate never needs keys or running servers.
@@ -21,15 +22,7 @@ export function unconfiguredModel(identity: ModelIdentity, message: string): Lan
 const CONNECTION_FAILURES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
 
 function isConnectionFailure(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  let current = error;
-  while (current instanceof Error && !seen.has(current)) {
-    seen.add(current);
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && CONNECTION_FAILURES.has(code)) return true;
-    current = current.cause;
-  }
-  return false;
+  return causeCode(error, CONNECTION_FAILURES) !== undefined;
 }
 
 /** The same model, with every error its calls throw (or reject with) replaced by `map(error)`. */

@@ -1,5 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
 import { ModelConfigError } from './errors.js';
+import { causeCode } from './causeCode.js';
 
 // When and how long to wait before calling a model again. Pure: the clock and the random
 // source are parameters, so every decision is testable without waiting. The loop that
@@ -76,15 +77,7 @@ const STREAM_ERROR_TYPES: Readonly<Record<string, RetryCauseKind>> = {
 };
 
 function networkCode(error: unknown): string | undefined {
-  const seen = new Set<unknown>();
-  let current = error;
-  while (current instanceof Error && !seen.has(current)) {
-    seen.add(current);
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
-    current = current.cause;
-  }
-  return undefined;
+  return causeCode(error, NETWORK_CODES);
 }
 
 /** The message of an Error or of an error-shaped object a provider put in a stream. */
