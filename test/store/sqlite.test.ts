@@ -104,23 +104,58 @@ describe('SQLite store', () => {
 
       await store.appendEvents('long', [message('a'), message('b'), message('c')]);
 
-      expect(executed.map((sql) => sql.split(' (')[0]!.split(',')[0])).toStrictEqual([
+      // The savepoint lets one batch of a shared commit fail alone (it costs no I/O).
+      expect(executed.map((sql) => sql.split(' (')[0]!.split(',')[0]!.split(' `')[0])).toStrictEqual([
         'BEGIN IMMEDIATE',
+        'SAVEPOINT',
         'SELECT s.number',
         'INSERT INTO events',
         'INSERT INTO events',
         'INSERT INTO events',
+        'RELEASE',
         'COMMIT',
       ]);
       // The statements' cost does not grow with the session: nothing scans, and the one read of
       // events walks its index in seq order and stops at the first (last-appended) entry.
-      expect(executed[1]).toMatch(/ORDER BY seq DESC LIMIT 1\)/);
-      for (const sql of executed.slice(1, -1)) {
+      expect(executed[2]).toMatch(/ORDER BY seq DESC LIMIT 1\)/);
+      for (const sql of executed.slice(2, -2)) {
         const plan = raw.prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all();
         for (const step of plan) expect(step.detail).not.toMatch(/^SCAN|TEMP B-TREE/);
       }
     } finally {
       raw.close();
+      await store.close();
+    }
+  });
+
+  it('commits appends requested together (concurrent turns) once, each still resolving to its own seq', async () => {
+    const path = join(dir, 'group-commit.db');
+    const executed: string[] = [];
+    const store = openSqliteStore(path, { onStatement: (sql) => executed.push(sql) });
+    try {
+      await store.openSession('a', 'council');
+      await store.openSession('b', 'council');
+      executed.length = 0;
+
+      const seqs = await Promise.all([store.appendEvents('a', [message('a1')]), store.appendEvents('b', [message('b1'), message('b2')]), store.appendEvents('a', [message('a2')])]);
+
+      expect(seqs).toEqual([1, 2, 2]);
+      expect(executed.filter((sql) => sql === 'COMMIT')).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('fails only the bad batch of a shared commit', async () => {
+    const store = openSqliteStore(join(dir, 'group-failure.db'));
+    try {
+      await store.openSession('a', 'council');
+
+      const outcomes = await Promise.allSettled([store.appendEvents('a', [message('kept')]), store.appendEvents('never-opened', [message('lost')])]);
+
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected']);
+      expect((await store.readEvents('a')).map((entry) => entry.event)).toStrictEqual([message('kept')]);
+    } finally {
       await store.close();
     }
   });

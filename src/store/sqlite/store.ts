@@ -13,6 +13,14 @@ export interface SqliteStore extends Store {
   readonly path: string;
 }
 
+interface QueuedAppend {
+  sessionId: string;
+  events: readonly TurnEvent[];
+  payloads: readonly string[];
+  resolve(lastSeq: number): void;
+  reject(error: unknown): void;
+}
+
 interface EventRow {
   seq: number;
   payload: string;
@@ -115,6 +123,35 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     return firstSeq + events.length - 1;
   });
 
+  // Appends requested in the same microtask drain (concurrent turns) share one commit: a commit
+  // costs ~12 syscalls here whatever its size. Each batch runs as a nested transaction (a
+  // savepoint), so a bad batch fails alone, and every caller hears back only after the commit.
+  const commitQueued = db.transaction((queue: readonly QueuedAppend[]): Array<{ seq: number } | { error: unknown }> =>
+    queue.map((append) => {
+      try {
+        return { seq: appendEvents(append.sessionId, append.events, append.payloads) };
+      } catch (error) {
+        return { error };
+      }
+    }),
+  );
+  let queued: QueuedAppend[] = [];
+
+  const commitAppends = (): void => {
+    const queue = queued;
+    queued = [];
+    if (queue.length === 0) return;
+    let outcomes: Array<{ seq: number } | { error: unknown }>;
+    try {
+      outcomes = commitQueued.immediate(queue);
+    } catch (error) {
+      for (const append of queue) append.reject(error);
+      return;
+    }
+    checkpointer.committed();
+    outcomes.forEach((outcome, i) => ('seq' in outcome ? queue[i]!.resolve(outcome.seq) : queue[i]!.reject(outcome.error)));
+  };
+
   const deleteSession = db.transaction((id: string): boolean => {
     sql.deleteEvents.run(id);
     return sql.deleteSession.run(id).changes > 0;
@@ -148,9 +185,11 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
       // Serialised before the transaction: an event that cannot be stored fails the batch without
       // taking the write lock.
-      const lastSeq = appendEvents.immediate(sessionId, events, events.map((event) => JSON.stringify(event)));
-      checkpointer.committed();
-      return lastSeq;
+      const payloads = events.map((event) => JSON.stringify(event));
+      return new Promise((resolve, reject) => {
+        if (queued.length === 0) queueMicrotask(commitAppends);
+        queued.push({ sessionId, events, payloads, resolve, reject });
+      });
     },
     async readEvents(sessionId: string, { afterSeq = 0, limit = NO_LIMIT }: ReadEventsOptions = {}): Promise<StoredEvent[]> {
       return sql.selectEvents.all(sessionId, afterSeq, limit).map(
@@ -166,6 +205,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return syndicate === undefined ? sql.selectUsage.all(since) : sql.selectUsageOf.all(since, syndicate);
     },
     async close(): Promise<void> {
+      commitAppends();
       await checkpointer.stop();
       if (db.open) db.close();
     },
