@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { JSONSchema7, LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3ProviderTool } from '@ai-sdk/provider';
 import type { AgentDefinition, SyndicateDefinition } from '../config/definition.js';
+import { findRoute } from '../config/routes.js';
 import { SyndicateConfigError } from '../config/errors.js';
 import type { ProvidersConfig } from '../config/projectConfig.js';
 import type { DispatchConfig, MemorySystem, ScriptStep } from '../config/schema.js';
@@ -81,10 +82,6 @@ const DELEGATION_INPUT: JSONSchema7 = {
   additionalProperties: false,
 };
 
-export function normalizeRouteName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
-
 function settingsFor(agent: AgentDefinition, family: ProviderFamily | undefined): MappedCallSettings {
   // An id only a custom resolver knows gets the settings as written.
   if (family === undefined) return { settings: neutralCallSettings(agent.generateContentConfig), warnings: [] };
@@ -97,9 +94,9 @@ function functionToolOf(tool: AnyTool): LanguageModelV3FunctionTool {
 }
 
 function compileDispatch(config: DispatchConfig, subagents: ReadonlyMap<string, CompiledAgent>): CompiledDispatch {
-  const byRoute = new Map([...subagents.values()].map((agent) => [normalizeRouteName(agent.name), agent]));
   const routeOf = (name: string): CompiledAgent => {
-    const agent = byRoute.get(normalizeRouteName(name));
+    const declared = findRoute(name, [...subagents.keys()]);
+    const agent = declared === undefined ? undefined : subagents.get(declared);
     if (!agent) throw new Error(`dispatch route '${name}' names no subagent (the loader should have refused this file)`);
     return agent;
   };

@@ -1,6 +1,7 @@
 import { CLASSIFY_MARKER } from '../models/context.js';
 import { callModel } from './callModel.js';
-import { normalizeRouteName, type CompiledAgent, type CompiledDispatch } from './compileSyndicate.js';
+import { findRoute } from '../config/routes.js';
+import type { CompiledAgent, CompiledDispatch } from './compileSyndicate.js';
 import { errorMessage } from './errors.js';
 import type { TurnEventOf } from './events.js';
 import type { TurnRecord } from './projectTranscript.js';
@@ -77,7 +78,8 @@ async function classify(turn: TurnContext, agent: CompiledAgent, dispatch: Compi
   const payload = parsed.value as Record<string, unknown> | null;
   const route = typeof payload === 'object' && payload !== null ? payload[dispatch.routeKey] : undefined;
   if (typeof route !== 'string' || route.trim() === '') return fallback(dispatch, `the classifier named no route in "${dispatch.routeKey}"`);
-  const chosen = [...agent.subagents.values()].find((sub) => normalizeRouteName(sub.name) === normalizeRouteName(route));
+  const name = findRoute(route, [...agent.subagents.keys()]);
+  const chosen = name === undefined ? undefined : agent.subagents.get(name);
   if (!chosen) return fallback(dispatch, `the classifier named an unknown route '${route}'`);
   const reason = payload?.[dispatch.reasonKey];
   return { agent: chosen, reason: typeof reason === 'string' && reason.trim() ? reason.trim() : 'no reason given', source: 'classifier' };
