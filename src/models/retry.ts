@@ -171,7 +171,7 @@ function label(cause: RetryCause, extra: string | undefined): string {
 }
 
 /** "rate limited (429)" */
-export function describeCause(cause: RetryCause): string {
+function describeCause(cause: RetryCause): string {
   return label(cause, undefined);
 }
 

@@ -128,7 +128,7 @@ function writeSegments(block: TextBlock, segments: readonly ThinkSegment[], cont
 }
 
 /** Rewrites each text block of a stream into text and reasoning blocks; every other part passes unchanged. */
-export function thinkTagStream(): TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart> {
+function thinkTagStream(): TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart> {
   const blocks = new Map<string, TextBlock>();
   let parts = 0;
   const partId = (): string => String(parts++);

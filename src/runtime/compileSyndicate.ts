@@ -18,8 +18,6 @@ import { webSearchProblems } from './webSearchProblems.js';
 // to JSON Schema once, output schemas compiled to validators once. Nothing here calls a
 // model, so a missing API key surfaces only when that agent first runs.
 
-export type { CallSettings } from '../models/callSettings.js';
-
 export interface CompiledOutputSchema {
   jsonSchema: JSONSchema7;
   validator: z.ZodType;

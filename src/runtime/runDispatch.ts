@@ -30,7 +30,7 @@ function clip(text: string): string {
 }
 
 /** Both sides of the recent conversation, compact: enough context for follow-ups like "and the other one?". */
-export function conversationDigest(history: readonly TurnRecord[]): string {
+function conversationDigest(history: readonly TurnRecord[]): string {
   const lines: string[] = [];
   for (const turn of history.slice(-DIGEST_TURNS)) {
     lines.push(`User: ${clip(turn.input)}`);

@@ -71,7 +71,7 @@ function observed(observers: readonly TurnObserver[], push: (event: TurnEvent) =
   };
 }
 
-export async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions, listener: (event: TurnEvent) => void): Promise<TurnStatus> {
+async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions, listener: (event: TurnEvent) => void): Promise<TurnStatus> {
   const { store, sessionId } = options;
   const persist = store !== undefined && sessionId !== undefined && syndicate.memorySystem !== 'internal-only';
   const retry = retryPolicyOf(options.retry);

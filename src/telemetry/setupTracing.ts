@@ -43,7 +43,7 @@ function tracingDisabled(env: NodeJS.ProcessEnv): boolean {
   return isTrue(env.OTEL_SDK_DISABLED) || env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none';
 }
 
-export function capturesContent(env: NodeJS.ProcessEnv): boolean {
+function capturesContent(env: NodeJS.ProcessEnv): boolean {
   return isTrue(env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT);
 }
 

@@ -33,7 +33,7 @@ function describeIssues(issues: readonly z.core.$ZodIssue[], prefix: readonly Pr
 }
 
 /** Reads and checks a price file; throws an Error naming the file and every problem. */
-export function readPriceOverride(path: string): PriceOverride {
+function readPriceOverride(path: string): PriceOverride {
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(path, 'utf8'));
