@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { load as loadSqliteVec } from 'sqlite-vec';
 import { migrate } from './schema.js';
 
 const BUSY_TIMEOUT_MS = 5_000;
@@ -21,6 +22,8 @@ export function openDatabase(path: string, onStatement?: (sql: string) => void):
     // every commit, costing milliseconds per appendEvents against a budget of microseconds.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    // vec0 tables (memory vectors) need the extension on every connection that touches them.
+    loadSqliteVec(db);
     migrate(db);
     return db;
   } catch (error) {
