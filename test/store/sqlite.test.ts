@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TurnEvent } from '../../src/runtime/events.js';
 import type { Store } from '../../src/store/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { journalDir } from '../../src/store/sqlite/journal.js';
+import { SCHEMA_VERSION } from '../../src/store/sqlite/schema.js';
 import { describeStoreConformance } from './conformance.js';
 
 let dir: string;
@@ -56,7 +58,7 @@ describe('SQLite store', () => {
     await openSqliteStore(path).close();
     const raw = rawConnection(path);
     try {
-      expect(raw.pragma('user_version', { simple: true })).toBe(2);
+      expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     } finally {
       raw.close();
     }
@@ -70,28 +72,42 @@ describe('SQLite store', () => {
     expect(() => openSqliteStore(path)).toThrow(/schema version 99 is newer/);
   });
 
-  it('lets a second connection read and write while the first is open', async () => {
+  it('shows a second connection what the first appended once it has moved from the journal into the database', async () => {
     const path = join(dir, 'shared.db');
     const first = openSqliteStore(path);
     const second = openSqliteStore(path);
     try {
       await first.openSession('shared', 'council');
       await first.appendEvents('shared', [message('from first')]);
-      expect((await second.readEvents('shared')).map((entry) => entry.event)).toStrictEqual([message('from first')]);
+      await vi.waitFor(async () => expect((await second.readEvents('shared')).map((entry) => entry.event)).toStrictEqual([message('from first')]));
 
       await second.appendEvents('shared', [message('from second')]);
-      expect((await first.readEvents('shared')).map((entry) => entry.event)).toStrictEqual([
-        message('from first'),
-        message('from second'),
-      ]);
+      await vi.waitFor(async () =>
+        expect((await first.readEvents('shared')).map((entry) => entry.event)).toStrictEqual([message('from first'), message('from second')]),
+      );
     } finally {
       await second.close();
       await first.close();
     }
   });
 
-  it('appends with one read of the last index entry and one INSERT per event, rewriting nothing', async () => {
-    const path = join(dir, 'append-path.db');
+  it('appends by writing the journal, running no SQL at all', async () => {
+    const executed: string[] = [];
+    const store = openSqliteStore(join(dir, 'append-path.db'), { onStatement: (sql) => executed.push(sql) });
+    try {
+      await store.openSession('s', 'council');
+      executed.length = 0;
+
+      expect(await Promise.all([store.appendEvents('s', [message('a')]), store.appendEvents('s', [message('b'), message('c')])])).toEqual([1, 3]);
+
+      expect(executed).toStrictEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('moves journaled events into the database with one INSERT per event in one commit, rewriting nothing', async () => {
+    const path = join(dir, 'ingest-path.db');
     const executed: string[] = [];
     const store = openSqliteStore(path, { onStatement: (sql) => executed.push(sql) });
     const raw = rawConnection(path);
@@ -100,25 +116,28 @@ describe('SQLite store', () => {
       for (let batch = 0; batch < 100; batch += 1) {
         await store.appendEvents('long', Array.from({ length: 10 }, (_, index) => message(`${batch}.${index}`)));
       }
+      await store.readEvents('long', { limit: 1 });
+      await store.appendEvents('long', [message('a'), message('b')]);
+      await store.appendEvents('long', [message('c')]);
       executed.length = 0;
 
-      await store.appendEvents('long', [message('a'), message('b'), message('c')]);
+      await store.readEvents('long', { limit: 1 });
 
-      // The savepoint lets one batch of a shared commit fail alone (it costs no I/O).
-      expect(executed.map((sql) => sql.split(' (')[0]!.split(',')[0]!.split(' `')[0])).toStrictEqual([
+      const ingest = executed.slice(0, executed.indexOf('COMMIT') + 1);
+      expect(ingest.map((sql) => sql.split(' (')[0]!.split(',')[0]!.split(' `')[0])).toStrictEqual([
         'BEGIN IMMEDIATE',
-        'SAVEPOINT',
+        'SELECT s.number',
         'SELECT s.number',
         'INSERT INTO events',
         'INSERT INTO events',
         'INSERT INTO events',
-        'RELEASE',
+        'INSERT INTO journals_ingested',
         'COMMIT',
       ]);
       // The statements' cost does not grow with the session: nothing scans, and the one read of
       // events walks its index in seq order and stops at the first (last-appended) entry.
-      expect(executed[2]).toMatch(/ORDER BY seq DESC LIMIT 1\)/);
-      for (const sql of executed.slice(2, -2)) {
+      expect(ingest[1]).toMatch(/ORDER BY seq DESC LIMIT 1\)/);
+      for (const sql of ingest.slice(1, -1)) {
         const plan = raw.prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all();
         for (const step of plan) expect(step.detail).not.toMatch(/^SCAN|TEMP B-TREE/);
       }
@@ -128,21 +147,67 @@ describe('SQLite store', () => {
     }
   });
 
-  it('commits appends requested together (concurrent turns) once, each still resolving to its own seq', async () => {
-    const path = join(dir, 'group-commit.db');
-    const executed: string[] = [];
-    const store = openSqliteStore(path, { onStatement: (sql) => executed.push(sql) });
+  it('puts a batch after the events another connection appended to the same session in the meantime', async () => {
+    const path = join(dir, 'renumbered.db');
+    const first = openSqliteStore(path);
+    const second = openSqliteStore(path);
     try {
-      await store.openSession('a', 'council');
-      await store.openSession('b', 'council');
-      executed.length = 0;
+      await first.openSession('s', 'council');
+      await second.openSession('s', 'council');
+      await first.appendEvents('s', [message('first 1'), message('first 2')]);
+      await second.appendEvents('s', [message('second 1')]);
 
-      const seqs = await Promise.all([store.appendEvents('a', [message('a1')]), store.appendEvents('b', [message('b1'), message('b2')]), store.appendEvents('a', [message('a2')])]);
+      await first.readEvents('s');
+      await second.readEvents('s');
 
-      expect(seqs).toEqual([1, 2, 2]);
-      expect(executed.filter((sql) => sql === 'COMMIT')).toHaveLength(1);
+      expect((await first.readEvents('s')).map((entry) => [entry.seq, entry.event])).toStrictEqual([
+        [1, message('first 1')],
+        [2, message('first 2')],
+        [3, message('second 1')],
+      ]);
+      expect((await second.openSession('s', 'council')).eventCount).toBe(3);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+
+  it('replays the journal a dead process left behind, skipping the generation the database already holds', async () => {
+    const path = join(dir, 'replay.db');
+    await openSqliteStore(path).close();
+    const deadPid = await exitedPid();
+    const batch = (generation: number, text: string): string =>
+      `{"journal":1,"generation":${generation}}\n{"session":"s","syndicate":"council","seq":1,"appendedAt":5,"events":[${JSON.stringify(message(text))}]}\n`;
+    mkdirSync(journalDir(path), { recursive: true });
+    writeFileSync(join(journalDir(path), `${deadPid}-aaaaaa.journal`), batch(3, 'already ingested'));
+    writeFileSync(join(journalDir(path), `${deadPid}-bbbbbb.journal`), `${batch(1, 'not yet ingested')}{"session":"s","seq":2,"ev`);
+    const raw = new Database(path);
+    raw.prepare("INSERT INTO journals_ingested (name, generation) VALUES (?, 3)").run(`${deadPid}-aaaaaa`);
+    raw.close();
+
+    const store = openSqliteStore(path);
+    try {
+      expect((await store.readEvents('s')).map((entry) => entry.event)).toStrictEqual([message('not yet ingested')]);
+      expect(readdirSync(journalDir(path)).filter((file) => file.startsWith(String(deadPid)))).toStrictEqual([]);
     } finally {
       await store.close();
+    }
+  });
+
+  it('leaves no journal file behind when closed', async () => {
+    const path = join(dir, 'closed.db');
+    const store = openSqliteStore(path);
+    await store.openSession('s', 'council');
+    await store.appendEvents('s', [message('kept')]);
+
+    await store.close();
+
+    expect(readdirSync(journalDir(path))).toStrictEqual([]);
+    const reopened = openSqliteStore(path);
+    try {
+      expect((await reopened.readEvents('s')).map((entry) => entry.event)).toStrictEqual([message('kept')]);
+    } finally {
+      await reopened.close();
     }
   });
 
@@ -185,7 +250,7 @@ describe('SQLite store', () => {
       const before = statSync(path).size;
       // Fewer pages than the writer's own automatic checkpoint waits for, so only the worker
       // can have moved them into the database file.
-      for (let batch = 0; batch < 300; batch += 1) await store.appendEvents('s', [message(`${batch}`)]);
+      for (let batch = 0; batch < 300; batch += 1) await store.appendEvents('s', [message(`${batch}.0`), message(`${batch}.1`), message(`${batch}.2`), message(`${batch}.3`)]);
       await vi.waitFor(() => expect(statSync(path).size).toBeGreaterThan(before), { timeout: 10_000, interval: 20 });
     } finally {
       await store.close();
@@ -207,6 +272,15 @@ describe('SQLite store', () => {
     }
   });
 });
+
+/** The pid of a process that has exited: no live process owns it (until the OS reuses it). */
+function exitedPid(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', '0']);
+    child.on('error', reject);
+    child.on('exit', () => resolve(child.pid!));
+  });
+}
 
 const childScript = fileURLToPath(new URL('./fixtures/append-until-killed.mjs', import.meta.url));
 const compiledStore = fileURLToPath(new URL('../../dist/store/sqlite/index.js', import.meta.url));

@@ -10,7 +10,9 @@ import type Database from 'better-sqlite3';
 // can only let the WAL restart from its beginning once commits pause, so the writer keeps its own
 // automatic checkpoint as a backstop, set high: the WAL stays under ~16 MB when commits never pause.
 
-const CHECKPOINT_EVERY_COMMITS = 256;
+// Counted in rows written, so one commit of a thousand journaled events weighs what a thousand
+// one-row commits do.
+const CHECKPOINT_EVERY_ROWS = 1_024;
 const BACKSTOP_PAGES = 4_000;
 const SQLITE_DEFAULT_PAGES = 1_000;
 
@@ -30,8 +32,8 @@ parentPort.on('message', () => {
 `;
 
 export interface Checkpointer {
-  /** Call after every commit. */
-  committed(): void;
+  /** Call after every commit, with roughly how many rows it wrote. */
+  committed(rows?: number): void;
   stop(): Promise<void>;
 }
 
@@ -41,7 +43,7 @@ export function startCheckpointer(db: Database.Database, path: string): Checkpoi
   db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   let worker: Worker | undefined;
   let failed = false;
-  let commits = 0;
+  let rows = 0;
 
   const spawn = (): Worker => {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -56,10 +58,10 @@ export function startCheckpointer(db: Database.Database, path: string): Checkpoi
   };
 
   return {
-    committed() {
-      commits += 1;
-      if (commits < CHECKPOINT_EVERY_COMMITS || failed) return;
-      commits = 0;
+    committed(written = 1) {
+      rows += written;
+      if (rows < CHECKPOINT_EVERY_ROWS || failed) return;
+      rows = 0;
       // Started on first need (the thread takes ~50 ms to come up): short CLI runs never pay for it.
       worker ??= spawn();
       worker.postMessage(null);

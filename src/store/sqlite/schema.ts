@@ -58,6 +58,14 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX usage_ledger_by_time ON usage_ledger (at);
   `,
+  `
+  -- Which generation of each append journal (store/sqlite/journal.ts) is already in the events
+  -- table, so a journal replayed after a crash never adds a batch twice.
+  CREATE TABLE journals_ingested (
+    name       TEXT PRIMARY KEY,
+    generation INTEGER NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

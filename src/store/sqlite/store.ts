@@ -3,6 +3,7 @@ import type { TurnEvent } from '../../runtime/events.js';
 import type { ReadEventsOptions, SessionRecord, Store, StoredEvent, UsageQuery, UsageRow } from '../store.js';
 import { startCheckpointer } from './checkpointer.js';
 import { openDatabase } from './connection.js';
+import { claimOrphanJournals, createJournal, journalDir, type JournalBatch } from './journal.js';
 
 export interface SqliteStoreOptions {
   /** Called with every SQL statement executed, parameters inlined (debugging; tests audit the append path). */
@@ -19,6 +20,18 @@ interface QueuedAppend {
   payloads: readonly string[];
   resolve(lastSeq: number): void;
   reject(error: unknown): void;
+}
+
+/** A session as this process knows it, counting its batches still in the journal. */
+interface KnownSession {
+  syndicate: string;
+  createdAt: number;
+  lastSeq: number;
+  updatedAt: number;
+  /** Events appended by this process that are in the journal but not yet in the events table. */
+  pending: number;
+  /** When the database last confirmed what this process knows of the session. */
+  verifiedAt: number;
 }
 
 interface EventRow {
@@ -84,6 +97,11 @@ function prepareStatements(db: Database.Database) {
     ),
     deleteEvents: db.prepare<[sessionId: string]>('DELETE FROM events WHERE session_number = (SELECT number FROM sessions WHERE id = ?)'),
     deleteSession: db.prepare<[id: string]>('DELETE FROM sessions WHERE id = ?'),
+    selectIngested: db.prepare<[name: string], { generation: number }>('SELECT generation FROM journals_ingested WHERE name = ?'),
+    recordIngested: db.prepare<[name: string, generation: number]>(
+      'INSERT INTO journals_ingested (name, generation) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET generation = excluded.generation',
+    ),
+    forgetJournal: db.prepare<[name: string]>('DELETE FROM journals_ingested WHERE name = ?'),
     insertUsage: db.prepare<UsageParams>(
       `INSERT INTO usage_ledger (at, syndicate, session_id, turn_id, agent, provider, model, input_tokens, output_tokens,
          reasoning_tokens, cached_input_tokens, latency_ms, outcome, turn_status)
@@ -97,6 +115,18 @@ function prepareStatements(db: Database.Database) {
 // SQLite reads a negative LIMIT as "no limit".
 const NO_LIMIT = -1;
 
+// Journaled batches move into SQLite when the process has been idle this long, or at once when
+// this many events are waiting: one commit then carries ~100 turns' events, so a commit's fixed
+// cost is shared, and other processes see new events within tens of milliseconds.
+const INGEST_DELAY_MS = 20;
+const MAX_PENDING_EVENTS = 1_000;
+const ORPHAN_SCAN_INTERVAL_MS = 1_000;
+// A turn starts by opening its session. Turns that follow each other faster than this (a loop, a
+// benchmark) skip re-reading it from the database: a read costs ~4 syscalls, as much as the
+// turn's own appends. So another process's appends to the same session can take this long to
+// show in openSession; getSession and readEvents always read.
+const REVERIFY_AFTER_MS = 100;
+
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
   const db = openDatabase(path, options.onStatement);
   const sql = prepareStatements(db);
@@ -108,49 +138,164 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     return sql.selectSession.get(id)!;
   });
 
-  // Run IMMEDIATE: the batch reads the last seq before inserting, and a deferred transaction that
-  // read first could not upgrade to a writer once another process had committed.
-  const appendEvents = db.transaction((sessionId: string, events: readonly TurnEvent[], payloads: readonly string[]): number => {
-    const tail = sql.selectTail.get(sessionId);
-    if (tail === undefined) {
-      throw new Error(`cannot append to session '${sessionId}': it was not opened (call openSession first)`);
+  // Run IMMEDIATE: each batch reads its session's last seq before inserting, and a deferred
+  // transaction that read first could not upgrade to a writer once another process had committed.
+  // A batch goes after whatever the session holds now: normally exactly the seq its writer gave it;
+  // if another process appended to the session in between, after those events (batches stay whole
+  // and in their writer's order; the writer learns the final count at its next openSession).
+  const ingestBatches = db.transaction((batches: readonly JournalBatch[], journal: string, generation: number): Map<string, number> => {
+    const lastSeqs = new Map<string, number>();
+    const numbers = new Map<string, number>();
+    for (const batch of batches) {
+      let number = numbers.get(batch.session);
+      let lastSeq = lastSeqs.get(batch.session) ?? 0;
+      if (number === undefined) {
+        // Deleted by another process since: the batch re-creates it rather than being lost.
+        if (sql.selectTail.get(batch.session) === undefined) sql.insertSession.run(batch.session, batch.syndicate, batch.appendedAt);
+        const tail = sql.selectTail.get(batch.session)!;
+        number = tail.number;
+        lastSeq = tail.lastSeq ?? 0;
+        numbers.set(batch.session, number);
+      }
+      for (const [index, event] of batch.events.entries()) {
+        sql.insertEvent.run(number, lastSeq + 1 + index, batch.appendedAt, event.type, event.agent, event.turnId, event.at, batch.payloads[index]!);
+      }
+      lastSeqs.set(batch.session, lastSeq + batch.events.length);
     }
-    const appendedAt = Date.now();
-    const firstSeq = (tail.lastSeq ?? 0) + 1;
-    events.forEach((event, index) => {
-      sql.insertEvent.run(tail.number, firstSeq + index, appendedAt, event.type, event.agent, event.turnId, event.at, payloads[index]!);
-    });
-    return firstSeq + events.length - 1;
+    sql.recordIngested.run(journal, generation);
+    return lastSeqs;
   });
 
-  // Appends requested in the same microtask drain (concurrent turns) share one commit: a commit
-  // costs ~12 syscalls here whatever its size. Each batch runs as a nested transaction (a
-  // savepoint), so a bad batch fails alone, and every caller hears back only after the commit.
-  const commitQueued = db.transaction((queue: readonly QueuedAppend[]): Array<{ seq: number } | { error: unknown }> =>
-    queue.map((append) => {
-      try {
-        return { seq: appendEvents(append.sessionId, append.events, append.payloads) };
-      } catch (error) {
-        return { error };
+  const journal = createJournal(journalDir(path));
+  const known = new Map<string, KnownSession>();
+  let pending: JournalBatch[] = [];
+  let pendingEvents = 0;
+  let ingestTimer: NodeJS.Timeout | undefined;
+  let ingestFailure: unknown;
+  let lastOrphanScan = 0;
+
+  const replayOrphans = (): void => {
+    lastOrphanScan = Date.now();
+    for (const orphan of claimOrphanJournals(journalDir(path))) {
+      const ingested = sql.selectIngested.get(orphan.name);
+      if (orphan.batches.length > 0 && (ingested === undefined || ingested.generation < orphan.generation)) {
+        ingestBatches.immediate(orphan.batches, orphan.name, orphan.generation);
+        checkpointer.committed(orphan.batches.reduce((rows, batch) => rows + batch.events.length, 0));
       }
-    }),
-  );
+      orphan.remove();
+      sql.forgetJournal.run(orphan.name);
+    }
+  };
+
+  /** Moves every journaled batch of this process into the events table in one commit. */
+  const ingest = (): void => {
+    if (pending.length === 0) return;
+    const lastSeqs = ingestBatches.immediate(pending, journal.name, journal.generation);
+    checkpointer.committed(pendingEvents);
+    pending = [];
+    pendingEvents = 0;
+    journal.reset();
+    for (const [id, lastSeq] of lastSeqs) {
+      const session = known.get(id);
+      if (session) Object.assign(session, { lastSeq, pending: 0 });
+    }
+  };
+
+  const ingestWhenIdle = (): void => {
+    ingestTimer = undefined;
+    try {
+      ingest();
+      if (Date.now() - lastOrphanScan >= ORPHAN_SCAN_INTERVAL_MS) replayOrphans();
+    } catch (error) {
+      // Nothing is lost (the batches stay journaled); the next call on the store retries and reports it.
+      ingestFailure = error;
+    }
+  };
+
+  /** Ingests now, reporting a failure of an earlier idle ingest if this one fails too. */
+  const ingestNow = (): void => {
+    try {
+      ingest();
+      ingestFailure = undefined;
+    } catch (error) {
+      throw ingestFailure === undefined ? error : new Error(`storing journaled events failed: ${String(error)}`, { cause: ingestFailure });
+    }
+  };
+
+  const remember = (row: SessionRecord): SessionRecord => {
+    known.set(row.id, { syndicate: row.syndicate, createdAt: row.createdAt, lastSeq: row.eventCount, updatedAt: row.updatedAt, pending: 0, verifiedAt: Date.now() });
+    return row;
+  };
+
+  /** The session as the database has it plus this process's journaled events. */
+  const currentSession = (id: string): SessionRecord | undefined => {
+    const session = known.get(id);
+    if (session !== undefined && session.pending > 0) {
+      const row = sql.selectSession.get(id);
+      // Unchanged by other processes since our batches were journaled: they follow what it holds.
+      if (row?.eventCount === session.lastSeq - session.pending) {
+        session.verifiedAt = Date.now();
+        return { ...row, eventCount: session.lastSeq, updatedAt: Math.max(row.updatedAt, session.updatedAt) };
+      }
+      ingestNow();
+    }
+    const row = sql.selectSession.get(id);
+    return row === undefined ? undefined : remember(row);
+  };
+
+  const knownSession = (id: string): KnownSession | undefined => {
+    if (!known.has(id)) currentSession(id);
+    return known.get(id);
+  };
+
   let queued: QueuedAppend[] = [];
 
-  const commitAppends = (): void => {
+  // Appends requested in the same microtask drain (concurrent turns) share one write(2), and every
+  // caller hears back only once its batch is written.
+  const writeAppends = (): void => {
     const queue = queued;
     queued = [];
     if (queue.length === 0) return;
-    let outcomes: Array<{ seq: number } | { error: unknown }>;
+    if (pendingEvents >= MAX_PENDING_EVENTS) {
+      try {
+        ingestNow();
+      } catch (error) {
+        for (const append of queue) append.reject(error);
+        return;
+      }
+    }
+    const appendedAt = Date.now();
+    const batches: JournalBatch[] = [];
+    const outcomes = queue.map((append): { seq: number } | { error: Error } => {
+      const session = knownSession(append.sessionId);
+      if (session === undefined) {
+        return { error: new Error(`cannot append to session '${append.sessionId}': it was not opened (call openSession first)`) };
+      }
+      if (append.events.length === 0) return { seq: session.lastSeq };
+      batches.push({ session: append.sessionId, syndicate: session.syndicate, seq: session.lastSeq + 1, appendedAt, events: append.events, payloads: append.payloads });
+      session.lastSeq += append.events.length;
+      session.pending += append.events.length;
+      session.updatedAt = appendedAt;
+      return { seq: session.lastSeq };
+    });
     try {
-      outcomes = commitQueued.immediate(queue);
+      if (batches.length > 0) journal.write(batches);
     } catch (error) {
+      for (const batch of batches) {
+        const session = known.get(batch.session)!;
+        session.lastSeq -= batch.events.length;
+        session.pending -= batch.events.length;
+      }
       for (const append of queue) append.reject(error);
       return;
     }
-    checkpointer.committed();
+    pending.push(...batches);
+    for (const batch of batches) pendingEvents += batch.events.length;
+    if (pending.length > 0 && ingestTimer === undefined) ingestTimer = setTimeout(ingestWhenIdle, INGEST_DELAY_MS).unref();
     outcomes.forEach((outcome, i) => ('seq' in outcome ? queue[i]!.resolve(outcome.seq) : queue[i]!.reject(outcome.error)));
   };
+
+  replayOrphans();
 
   const deleteSession = db.transaction((id: string): boolean => {
     sql.deleteEvents.run(id);
@@ -171,27 +316,35 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     async openSession(id: string, syndicate: string): Promise<SessionRecord> {
       // Read first: a session is opened once per turn and almost always exists already, and a read
       // takes no write lock.
-      return sql.selectSession.get(id) ?? createSession(id, syndicate);
+      const session = known.get(id);
+      if (session !== undefined && Date.now() - session.verifiedAt < REVERIFY_AFTER_MS) {
+        return { id, syndicate: session.syndicate, createdAt: session.createdAt, updatedAt: session.updatedAt, eventCount: session.lastSeq };
+      }
+      return currentSession(id) ?? remember(createSession(id, syndicate));
     },
     async getSession(id: string): Promise<SessionRecord | undefined> {
-      return sql.selectSession.get(id);
+      return currentSession(id);
     },
     async listSessions({ syndicate, limit = NO_LIMIT }: { syndicate?: string; limit?: number } = {}): Promise<SessionRecord[]> {
+      ingestNow();
       return syndicate === undefined ? sql.listSessions.all(limit) : sql.listSessionsOf.all(syndicate, limit);
     },
     async deleteSession(id: string): Promise<boolean> {
+      // Journaled batches of the session would otherwise re-create it when they are ingested.
+      ingestNow();
+      known.delete(id);
       return deleteSession(id);
     },
     async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
-      // Serialised before the transaction: an event that cannot be stored fails the batch without
-      // taking the write lock.
+      // Serialised up front: an event that cannot be stored fails its batch before anything is written.
       const payloads = events.map((event) => JSON.stringify(event));
       return new Promise((resolve, reject) => {
-        if (queued.length === 0) queueMicrotask(commitAppends);
+        if (queued.length === 0) queueMicrotask(writeAppends);
         queued.push({ sessionId, events, payloads, resolve, reject });
       });
     },
     async readEvents(sessionId: string, { afterSeq = 0, limit = NO_LIMIT }: ReadEventsOptions = {}): Promise<StoredEvent[]> {
+      if ((known.get(sessionId)?.pending ?? 0) > 0) ingestNow();
       return sql.selectEvents.all(sessionId, afterSeq, limit).map(
         (row): StoredEvent => ({ seq: row.seq, sessionId, event: JSON.parse(row.payload) as TurnEvent }),
       );
@@ -205,9 +358,18 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return syndicate === undefined ? sql.selectUsage.all(since) : sql.selectUsageOf.all(since, syndicate);
     },
     async close(): Promise<void> {
-      commitAppends();
-      await checkpointer.stop();
-      if (db.open) db.close();
+      if (!db.open) return;
+      writeAppends();
+      clearTimeout(ingestTimer);
+      try {
+        ingestNow();
+        // Only now: if the ingest failed, the journal is what keeps the batches for the next open.
+        journal.remove();
+        sql.forgetJournal.run(journal.name);
+      } finally {
+        await checkpointer.stop();
+        db.close();
+      }
     },
   };
 }
