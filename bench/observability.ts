@@ -1,22 +1,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatchSpanProcessor, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
+import { emptyResource } from '@opentelemetry/resources';
+import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace';
 import type { CompiledSyndicate } from '../src/runtime/compileSyndicate.js';
 import { runTurn, type TurnObserver } from '../src/runtime/runTurn.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { Store } from '../src/store/store.js';
 import { createUsageLedger, type UsageLedger } from '../src/telemetry/ledger/usageLedger.js';
-import { createTracingObserver } from '../src/telemetry/tracingObserver.js';
+import { createTracingObserver, type SpanSink } from '../src/telemetry/tracingObserver.js';
 import { report, summarize } from './stats.js';
 import { benchCouncil } from './turnOverhead.js';
 
 // What the usage ledger and tracing add to a persisted turn, as a ratio to the same turn with
-// both off. Variants run interleaved in rounds so machine noise hits them alike. Spans go to
-// an exporter that drops them: span creation and batching are measured, the network is not.
+// both off. Variants run interleaved in short rounds so machine noise hits them alike. Spans go
+// to an exporter that drops them: span recording and batching are measured, the network is not.
 
-const ROUNDS = 6;
-const TURNS_PER_ROUND = 300;
+const WARMUP_TURNS = 300;
+const ROUNDS = 24;
+const TURNS_PER_ROUND = 100;
 
 const discard: SpanExporter = {
   export: (_spans, done) => done({ code: 0 }),
@@ -25,21 +27,39 @@ const discard: SpanExporter = {
 
 type Variant = 'off' | 'ledger' | 'tracing' | 'both';
 
-function observersFor(variant: Variant, ledger: UsageLedger, tracer: ReturnType<TracerProvider['getTracer']>): TurnObserver[] {
-  const tracing = createTracingObserver(tracer);
-  return { off: [], ledger: [ledger.observe], tracing: [tracing], both: [ledger.observe, tracing] }[variant];
+interface Observing {
+  observers: TurnObserver[];
+  /** Finishes the variant's deferred work (ledger writes, span batches) inside its own CPU figure. */
+  settle(): Promise<void>;
 }
 
-async function timedTurns(compiled: CompiledSyndicate, store: Store, observers: TurnObserver[], round: number, variant: Variant): Promise<{ samples: number[]; cpuUs: number }> {
+function observingFor(variant: Variant, ledger: UsageLedger, processor: BatchSpanProcessor, sink: SpanSink): Observing {
+  const { observe: tracing, flush } = createTracingObserver(sink);
+  const settleLedger = (): Promise<void> => ledger.settled();
+  const settleSpans = (): Promise<void> => {
+    flush();
+    return processor.forceFlush();
+  };
+  const none = (): Promise<void> => Promise.resolve();
+  return {
+    off: { observers: [], settle: none },
+    ledger: { observers: [ledger.observe], settle: settleLedger },
+    tracing: { observers: [tracing], settle: settleSpans },
+    both: { observers: [ledger.observe, tracing], settle: () => Promise.all([settleLedger(), settleSpans()]).then(() => undefined) },
+  }[variant];
+}
+
+async function timedTurns(compiled: CompiledSyndicate, store: Store, { observers, settle }: Observing, turns: number, round: number, variant: Variant): Promise<{ samples: number[]; cpuUs: number }> {
   const samples: number[] = [];
   const cpu = process.cpuUsage();
-  for (let i = 0; i < TURNS_PER_ROUND; i++) {
+  for (let i = 0; i < turns; i++) {
     const start = process.hrtime.bigint();
     for await (const _event of runTurn(compiled, { input: 'Should we open a second office?', store, stream: false, observers, sessionId: `${variant}-${round}-${Math.floor(i / 10)}` })) {
       // drained
     }
     samples.push(Number(process.hrtime.bigint() - start) / 1_000);
   }
+  await settle();
   const used = process.cpuUsage(cpu);
   return { samples, cpuUs: used.user + used.system };
 }
@@ -47,15 +67,20 @@ async function timedTurns(compiled: CompiledSyndicate, store: Store, observers: 
 export async function benchObservability(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'syndicate-observe-'));
   const store = openSqliteStore(join(dir, 'observe.db'));
-  const provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: discard })] });
-  const tracer = provider.getTracer('bench');
+  const processor = new BatchSpanProcessor({ exporter: discard });
+  const sink: SpanSink = { processor, resource: emptyResource(), scope: { name: 'bench' }, onError: (error) => console.error('tracing failed:', error) };
   const compiled = benchCouncil();
   const ledger = createUsageLedger({ store, syndicate: 'Bench Council', sessionId: null, onError: (error) => console.error('ledger write failed:', error) });
   const variants: Variant[] = ['off', 'ledger', 'tracing', 'both'];
   const results = new Map(variants.map((variant) => [variant, { samples: [] as number[], cpuUs: 0 }]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const variant of variants) {
-      const { samples, cpuUs } = await timedTurns(compiled, store, observersFor(variant, ledger, tracer), round, variant);
+  // Round -1 warms the JIT up for every variant and is not counted; the order rotates so no
+  // variant always runs first in a round.
+  for (let round = -1; round < ROUNDS; round++) {
+    for (let i = 0; i < variants.length; i++) {
+      const variant = variants[(i + Math.max(round, 0)) % variants.length]!;
+      const turns = round < 0 ? WARMUP_TURNS : TURNS_PER_ROUND;
+      const { samples, cpuUs } = await timedTurns(compiled, store, observingFor(variant, ledger, processor, sink), turns, round, variant);
+      if (round < 0) continue;
       const total = results.get(variant)!;
       total.samples.push(...samples);
       total.cpuUs += cpuUs;
@@ -76,7 +101,7 @@ export async function benchObservability(): Promise<void> {
     });
   }
   await ledger.settled();
-  await provider.shutdown();
+  await processor.shutdown();
   await store.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,4 +1,5 @@
 import { benchColdStart } from './coldStart.js';
+import { benchMemory } from './memory.js';
 import { benchObservability } from './observability.js';
 import { benchSessionAppend } from './sessionAppend.js';
 import { benchTurnOverhead } from './turnOverhead.js';
@@ -6,8 +7,20 @@ import { benchTurnOverhead } from './turnOverhead.js';
 // `npm run bench`: prints figures, asserts nothing. Machines here are noisy: compare
 // figures within one run, not across runs.
 
+const benches: Record<string, () => Promise<void>> = {
+  turnOverhead: benchTurnOverhead,
+  observability: benchObservability,
+  sessionAppend: benchSessionAppend,
+  coldStart: benchColdStart,
+  memory: benchMemory,
+};
+
+// BENCH=observability (or a comma-separated list) runs only those benches.
+const only = process.env.BENCH?.split(',').map((name) => name.trim()).filter(Boolean);
+const unknown = only?.filter((name) => !(name in benches)) ?? [];
+if (unknown.length > 0) throw new Error(`unknown bench ${unknown.join(', ')} in BENCH; known: ${Object.keys(benches).join(', ')}`);
+
 console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
-await benchTurnOverhead();
-await benchObservability();
-await benchSessionAppend();
-await benchColdStart();
+for (const [name, bench] of Object.entries(benches)) {
+  if (!only || only.includes(name)) await bench();
+}

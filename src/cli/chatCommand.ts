@@ -52,7 +52,7 @@ export async function chatCommand(target: string, options: TurnCommandOptions): 
       if (input !== '') {
         running = new AbortController();
         turns++;
-        await playTurn(session.syndicate, { input, sessionId: session.sessionId, store: session.store, signal: running.signal, observers: session.observers }, session.printer, session.spinner);
+        await playTurn(session.syndicate, session.turnOptions(input, running.signal), session.printer, session.spinner);
         running = undefined;
         if (!json) process.stdout.write('\n');
       }
@@ -61,8 +61,15 @@ export async function chatCommand(target: string, options: TurnCommandOptions): 
   } finally {
     rl.close();
     process.off('SIGINT', onInterrupt);
-    if (turns > 0) (json ? process.stderr : process.stdout).write(`${interactive ? '\n' : ''}${farewell(session)}\n`);
-    await session.close();
+    const notes = json ? process.stderr : process.stdout;
+    if (turns > 0) notes.write(`${interactive ? '\n' : ''}${farewell(session)}\n`);
+    // The session ends here (exit, Ctrl-D, Ctrl-C at the prompt): its turns are remembered now.
+    try {
+      const remembered = turns > 0 ? await session.remember() : undefined;
+      if (remembered !== undefined) notes.write(`${remembered}\n`);
+    } finally {
+      await session.close();
+    }
   }
   return exitCode;
 }

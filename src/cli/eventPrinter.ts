@@ -136,6 +136,8 @@ export function createTracePrinter(write: Write, style: Style, mode: TraceMode):
         return;
       case 'turn-end':
         endLine();
+        // Live, the question was never streamed as text; a transcript shows it as the agent's message.
+        if (mode === 'live' && event.status === 'input-required') line(0, `${style.cyan('? Waiting for your answer:')} ${event.output}`);
         return;
       case 'usage':
         return;

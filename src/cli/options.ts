@@ -1,3 +1,4 @@
+import type { FactStatus, FactTag } from '../store/facts.js';
 import type { UsageGrouping } from '../telemetry/ledger/summarizeUsage.js';
 
 // Command options as commander parses them.
@@ -20,6 +21,20 @@ export interface TurnCommandOptions extends BindingOptions, ModelOptions {
   json?: boolean;
 }
 
+/** `syndicate mcp`. */
+export interface McpCommandOptions extends BindingOptions, ModelOptions {
+  db?: string;
+  /** `[host:]port` to serve Streamable HTTP on instead of stdio. */
+  http?: string;
+  allowOrigin?: string[];
+}
+
+/** `syndicate mcp-demo`. */
+export interface McpDemoOptions {
+  port: string;
+  data?: string;
+}
+
 export interface SessionsOptions {
   db?: string;
   json?: boolean;
@@ -32,4 +47,49 @@ export interface UsageOptions {
   by: UsageGrouping;
   syndicate?: string;
   prices?: string;
+}
+
+export interface ServeA2aOptions extends BindingOptions, ModelOptions {
+  db?: string;
+  host: string;
+  port: string;
+}
+
+/** Every `syndicate memory` subcommand. */
+export interface MemoryOptions {
+  db?: string;
+  json?: boolean;
+}
+
+/** A subcommand scoped to one silo; a changing one is a dry run unless `yes`. */
+export interface MemorySiloOptions extends MemoryOptions {
+  silo: string;
+  yes?: boolean;
+}
+
+export interface MemoryListOptions extends MemorySiloOptions {
+  tag?: FactTag;
+  status?: FactStatus;
+  limit?: number;
+  docs?: boolean;
+}
+
+export interface MemoryDupesOptions extends MemorySiloOptions {
+  threshold: number;
+}
+
+export interface MemoryExportOptions extends MemorySiloOptions {
+  bundle: string;
+  out: string;
+}
+
+export interface MemoryImportOptions extends MemorySiloOptions {
+  bundle?: string;
+  overwrite?: boolean;
+  embedding?: string;
+}
+
+export interface MemoryReembedOptions extends MemorySiloOptions {
+  embedding?: string;
+  syndicate?: string;
 }

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { EXIT_CODES_HELP } from './exitCodes.js';
+import { addMemoryCommand } from './memoryCommand.js';
 import { PACKAGE_ROOT } from './resolveSyndicateFile.js';
-import type { BindingOptions, SessionsOptions, TurnCommandOptions, UsageOptions } from './options.js';
+import type { BindingOptions, McpCommandOptions, McpDemoOptions, ServeA2aOptions, SessionsOptions, TurnCommandOptions, UsageOptions } from './options.js';
 
 // Only commander is loaded up front: each action imports its command module on first use, so
 // `--help` loads nothing else and `validate` never loads the runtime, models or SQLite binding.
@@ -152,6 +153,83 @@ ${EXIT_CODES_HELP}`)
       const { usageCommand } = await import('./usageCommand.js');
       process.exitCode = await usageCommand(options);
     });
+
+  withBindingOptions(
+    program
+      .command('mcp')
+      .summary('serve syndicates as MCP tools (ask_<syndicate>) over stdio or HTTP')
+      .description(
+        'Serve syndicates to MCP clients: each becomes a tool ask_<syndicate> (message, optional session_id) that runs a real turn and reports progress. stdio by default; --http serves Streamable HTTP.',
+      )
+      .argument('<files|names...>', 'syndicate files or names')
+      .option('--http <[host:]port>', 'serve Streamable HTTP at http://host:port/mcp (host defaults to 127.0.0.1); a non-loopback host requires SYNDICATE_MCP_TOKEN')
+      .option('--allow-origin <hostname>', 'let browser pages from this origin hostname call the HTTP server (repeatable)', collect)
+      .option('--db <path>', 'SQLite file holding sessions (default: $SYNDICATE_HOME/syndicate.db or the per-user data directory)')
+      .option('--offline', 'run every agent on the built-in scripted model: no keys, no network (also SYNDICATE_OFFLINE=1)')
+      .option('--model <id>', 'run every agent on this model id')
+      .option('--script <file>', 'scripted-model steps by agent name ("*" for any), YAML or JSON'),
+  )
+    .addHelpText('after', `${TARGET_HELP}
+
+Environment:
+  SYNDICATE_MCP_TOKEN  bearer token HTTP clients must send (Authorization: Bearer <token>);
+                       required when --http names a host other than loopback
+
+Examples:
+  $ syndicate mcp council --offline
+  $ syndicate mcp council triage --http 8000
+  $ SYNDICATE_MCP_TOKEN=$(openssl rand -hex 32) syndicate mcp ./team.yaml --http 0.0.0.0:8000
+${EXIT_CODES_HELP}`)
+    .action(async (targets: string[], options: McpCommandOptions) => {
+      const { mcpCommand } = await import('./mcpCommand.js');
+      process.exitCode = await mcpCommand(targets, options, packageVersion());
+    });
+
+  program
+    .command('mcp-demo')
+    .summary('start a small library-catalog MCP server (for examples/librarian.yaml)')
+    .description(
+      'Start a demo MCP server over Streamable HTTP on 127.0.0.1: a library catalog with read tools (search_catalog, read_scroll) and write tools (borrow_scroll, annotate_scroll). Its state persists across restarts.',
+    )
+    .option('--port <port>', 'port on 127.0.0.1 (0 picks a free one)', '8765')
+    .option('--data <dir>', 'directory holding the catalog state (default: mcp-demo/ in the data directory)')
+    .addHelpText('after', `
+Examples:
+  $ syndicate mcp-demo
+  $ ALLOW_PRIVATE_MCP=true syndicate run librarian "Find a scroll about tides and borrow it for Ada" --offline
+${EXIT_CODES_HELP}`)
+    .action(async (options: McpDemoOptions) => {
+      const { mcpDemoCommand } = await import('./mcpDemoCommand.js');
+      process.exitCode = await mcpDemoCommand(options, packageVersion());
+    });
+
+  withBindingOptions(
+    program
+      .command('serve-a2a')
+      .summary('serve syndicates as A2A agents (protocol 1.0, and 0.3 clients)')
+      .description(
+        'Serve syndicates as A2A agents: one agent card and endpoint set per syndicate under /<agent-id>/ (a single syndicate also at the root). Set A2A_SERVER_SECRET to require a bearer token; it is required with PUBLIC_URL or a non-loopback --host.',
+      )
+      .argument('<files|names...>', 'syndicate files or names')
+      .option('--host <host>', 'address to listen on', '127.0.0.1')
+      .option('--port <port>', 'port to listen on (0 picks a free one)', '41241')
+      .option('--db <path>', 'SQLite file holding sessions and tasks (default: $SYNDICATE_HOME/syndicate.db or the per-user data directory)')
+      .option('--offline', 'run every agent on the built-in scripted model: no keys, no network (also SYNDICATE_OFFLINE=1)')
+      .option('--model <id>', 'run every agent on this model id')
+      .option('--script <file>', 'scripted-model steps by agent name ("*" for any), YAML or JSON'),
+  )
+    .addHelpText('after', `${TARGET_HELP}
+
+Examples:
+  $ syndicate serve-a2a triage council --offline --port 41241
+  $ A2A_SERVER_SECRET=... PUBLIC_URL=https://agents.example.com syndicate serve-a2a ./team.yaml --host 0.0.0.0
+${EXIT_CODES_HELP}`)
+    .action(async (targets: string[], options: ServeA2aOptions) => {
+      const { serveA2aCommand } = await import('./serveA2aCommand.js');
+      process.exitCode = await serveA2aCommand(targets, options, packageVersion());
+    });
+
+  addMemoryCommand(program);
 
   return program;
 }

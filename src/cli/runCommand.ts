@@ -10,11 +10,16 @@ function exitCodeOf(status: TurnStatus): number {
   return status === 'cancelled' ? ExitCode.cancelled : ExitCode.failed;
 }
 
-/** Where the turn went; on stderr with --json so stdout stays pure NDJSON. */
-function printStorage(session: TurnSession): void {
-  const note = session.store ? storedNote(session, session.style) : session.style.dim(NOTHING_STORED);
+/** Notes for the person; on stderr with --json so stdout stays pure NDJSON. */
+function printNote(session: TurnSession, note: string | undefined): void {
+  if (note === undefined) return;
   if (session.options.json) process.stderr.write(`${note}\n`);
   else process.stdout.write(`\n${note}\n`);
+}
+
+/** Where the turn went. */
+function printStorage(session: TurnSession): void {
+  printNote(session, session.store ? storedNote(session, session.style) : session.style.dim(NOTHING_STORED));
 }
 
 export async function runCommand(target: string, message: string, options: TurnCommandOptions): Promise<number> {
@@ -27,13 +32,10 @@ export async function runCommand(target: string, message: string, options: TurnC
   };
   process.on('SIGINT', onInterrupt);
   try {
-    const status = await playTurn(
-      session.syndicate,
-      { input: message, sessionId: session.sessionId, store: session.store, signal: controller.signal, observers: session.observers },
-      session.printer,
-      session.spinner,
-    );
+    const status = await playTurn(session.syndicate, session.turnOptions(message, controller.signal), session.printer, session.spinner);
     printStorage(session);
+    // A one-shot run is a whole session: it is remembered now, even after a cancelled turn.
+    printNote(session, await session.remember());
     return exitCodeOf(status);
   } finally {
     process.off('SIGINT', onInterrupt);

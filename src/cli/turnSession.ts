@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { formatIssue } from '../config/errors.js';
-import type { SyndicateDefinition } from '../config/definition.js';
-import { loadProjectConfig, type ProvidersConfig } from '../config/projectConfig.js';
-import { loadScriptFile } from '../models/scripted/loadScriptFile.js';
-import { compileSyndicate, type CompiledSyndicate } from '../runtime/compileSyndicate.js';
-import type { TurnObserver } from '../runtime/runTurn.js';
+import { loadProjectConfig } from '../config/projectConfig.js';
+import { type CompiledSyndicate } from '../runtime/compileSyndicate.js';
+import type { RunTurnOptions, TurnObserver } from '../runtime/runTurn.js';
 import type { Store } from '../store/store.js';
 import { setupTracing } from '../telemetry/setupTracing.js';
 import { createJsonPrinter, createTracePrinter, type EventPrinter } from './eventPrinter.js';
-import type { ModelOptions, TurnCommandOptions } from './options.js';
-import { bindingsOf, loadDefinition } from './loadDefinition.js';
+import type { TurnCommandOptions } from './options.js';
+import { compileTarget } from './compileTarget.js';
+import { memoryNote, openLongTermMemory } from './longTermMemory.js';
 import { checkSessionOwner, type SessionTarget } from './sessionNotes.js';
 import { dbPathFor, openSessionStore } from './sessionStore.js';
 import { createSpinner, type Spinner } from './spinner.js';
@@ -26,35 +24,22 @@ export interface TurnSession extends SessionTarget {
   spinner: Spinner;
   /** Pass to every turn: the usage ledger, and tracing when an OTLP endpoint is set. */
   observers: TurnObserver[];
-  /** Waits for the ledger's last writes and the last spans' export, then closes the database. */
+  /** Options for one turn of this session: its store, observers and long-term memory. */
+  turnOptions(input: string, signal: AbortSignal): RunTurnOptions;
+  /**
+   * Ends the session for long-term memory: distils the turns since the last ingestion into facts.
+   * Resolves to a line for the person (undefined when the syndicate keeps no long-term memory).
+   */
+  remember(signal?: AbortSignal): Promise<string | undefined>;
+  /** Waits for the ledger's last writes and the last spans' export, closes the database and the agents' MCP connections. */
   close(): Promise<void>;
-}
-
-const TRUTHY: ReadonlySet<string> = new Set(['1', 'true', 'yes']);
-
-function isOffline(flag: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
-  return flag === true || TRUTHY.has((env.SYNDICATE_OFFLINE ?? '').toLowerCase());
-}
-
-function compileDefinition(definition: SyndicateDefinition, options: ModelOptions, env: NodeJS.ProcessEnv, providers: ProvidersConfig): CompiledSyndicate {
-  return compileSyndicate(definition, {
-    offline: isOffline(options.offline, env),
-    modelOverride: options.model,
-    scripts: options.script === undefined ? undefined : loadScriptFile(options.script),
-    env,
-    providers,
-  });
 }
 
 export async function openTurnSession(target: string, options: TurnCommandOptions, env: NodeJS.ProcessEnv): Promise<TurnSession> {
   // Read here, not at startup: only commands that call models need it, and a broken file
   // must not stand between a person and --help, validate or sessions.
   const { providers } = loadProjectConfig();
-  const definition = loadDefinition(target, bindingsOf(options));
-  // On stderr, so they reach a person even when stdout is NDJSON for a program.
-  for (const warning of definition.warnings) process.stderr.write(`warning: ${formatIssue(warning)}\n`);
-  const syndicate = compileDefinition(definition, options, env, providers);
-  for (const warning of syndicate.warnings) process.stderr.write(`warning: ${warning}\n`);
+  const syndicate = compileTarget(target, options, env, providers);
   const sessionId = options.session ?? randomUUID();
   const dbPath = dbPathFor(options.db, env);
   // internal-only keeps no sessions, but its model calls cost the same: the database is opened for
@@ -67,11 +52,14 @@ export async function openTurnSession(target: string, options: TurnCommandOption
       await checkSessionOwner(store, sessionId, syndicate.name);
     } catch (error) {
       await store.close();
+      await syndicate.close();
       throw error;
     }
   }
+  const memory = store && (await openLongTermMemory(syndicate, store, dbPath));
   const ledger = database && cliUsageLedger(database, syndicate.name, store ? sessionId : null);
   const tracing = await setupTracing(env, { conversationId: store ? sessionId : undefined });
+  const observers = [...(ledger ? [ledger.observe] : []), ...(tracing ? [tracing.observer] : [])];
   const style = createStyle(!options.json && colourEnabled(process.stdout, env));
   const write = (text: string): void => void process.stdout.write(text);
   return {
@@ -84,12 +72,21 @@ export async function openTurnSession(target: string, options: TurnCommandOption
     style,
     printer: options.json ? createJsonPrinter(write) : createTracePrinter(write, style, 'live'),
     spinner: createSpinner(process.stderr),
-    observers: [...(ledger ? [ledger.observe] : []), ...(tracing ? [tracing.observer] : [])],
+    observers,
+    turnOptions(input, signal) {
+      return { input, sessionId, store, signal, observers, memory: memory?.turn };
+    },
+    async remember(signal) {
+      if (!memory) return undefined;
+      return memoryNote(await memory.facts.ingestSession(sessionId, signal), memory.facts.silo);
+    },
     async close() {
       const traced = tracing?.shutdown();
+      const disconnected = syndicate.close();
       await ledger?.settled();
       await database?.close();
       await traced;
+      await disconnected;
     },
   };
 }

@@ -22,6 +22,8 @@ export function buildSyndicate(syndicate: ValidatedSyndicate, warnings: ConfigIs
     file: syndicate.file,
     memorySystem: config.memory_system ?? DEFAULT_MEMORY_SYSTEM,
     memoryExtractionRules: config.memory_extraction_rules,
+    memoryEmbedding: config.memory_embedding,
+    memoryExtractionModel: config.memory_extraction_model,
     variables: syndicate.variables,
     maxSteps: config.max_steps ?? DEFAULT_MAX_STEPS,
     root: buildOrchestrator(syndicate, config.orchestrator.description ?? config.description ?? config.syndicate_name),
@@ -32,16 +34,23 @@ export function buildSyndicate(syndicate: ValidatedSyndicate, warnings: ConfigIs
 /** A syndicate's orchestrator with its subagents; a mounted syndicate is renamed by the entry that mounts it. */
 function buildOrchestrator(syndicate: ValidatedSyndicate, description: string, name?: string): AgentDefinition {
   const { config, file, mounts } = syndicate;
-  const subagents = config.subagents.map((entry, index) => {
+  const subagents = config.subagents.map((entry, index): AgentDefinition => {
     const mounted = mounts.get(index);
-    if (mounted) return buildOrchestrator(mounted, entry.description, entry.name);
-    return { ...agentFields(entry, file), name: entry.name, description: entry.description, subagents: [], dispatch: undefined };
+    // The schema requires a description except on a remote agent, which may take its card's.
+    const description = entry.description ?? '';
+    if (mounted) return buildOrchestrator(mounted, description, entry.name);
+    return { ...agentFields(entry, file), name: entry.name, description, subagents: [], dispatch: undefined, remote: remoteOf(entry) };
   });
   const dispatch = config.dispatch && canonicalRoutes(config.dispatch, config.subagents.map((entry) => entry.name));
-  return { ...agentFields(config.orchestrator, file), name: name ?? config.orchestrator.name, description, subagents, dispatch };
+  return { ...agentFields(config.orchestrator, file), name: name ?? config.orchestrator.name, description, subagents, dispatch, remote: undefined };
 }
 
-type AgentFields = Omit<AgentDefinition, 'name' | 'description' | 'subagents' | 'dispatch'>;
+function remoteOf(entry: SubagentConfig): AgentDefinition['remote'] {
+  const url = entry.a2a_url ?? entry.a2a_agent_url;
+  return url === undefined ? undefined : { cardUrl: url, authEnv: entry.a2a_auth_env };
+}
+
+type AgentFields = Omit<AgentDefinition, 'name' | 'description' | 'subagents' | 'dispatch' | 'remote'>;
 
 function agentFields(agent: OrchestratorConfig | SubagentConfig, file: string): AgentFields {
   return {
@@ -53,6 +62,7 @@ function agentFields(agent: OrchestratorConfig | SubagentConfig, file: string): 
     generateContentConfig: agent.generateContentConfig ?? {},
     outputSchema: agent.outputSchema,
     mcpServerUrl: agent.mcp_server_url,
+    mcpServers: agent.mcp_servers ?? [],
     script: agent.script,
     includeContents: agent.includeContents ?? 'default',
     file,

@@ -1,6 +1,8 @@
 import { isRecord, type Path, type Problem } from './problem.js';
 import { DEFAULT_ROUTE_FLAGS, findRoute } from './routes.js';
 import { subagentSchema } from './schema.js';
+import { DEFAULT_MEMORY_SYSTEM } from './definition.js';
+import { MEMORY_TOOL_NAMES } from './memoryTools.js';
 import { closestMatch } from './suggest.js';
 
 // Checks the schema cannot express: they need the tool list or look across fields.
@@ -17,6 +19,8 @@ interface RawSubagent extends RawAgent {
 
 /** Fields a subagent entry may carry besides the mount itself. */
 const MOUNT_FIELDS = new Set(['name', 'description', 'yaml_reference']);
+/** Fields of a remote A2A agent: everything else is the remote agent's own business. */
+const REMOTE_FIELDS = new Set(['name', 'description', 'a2a_url', 'a2a_agent_url', 'a2a_auth_env']);
 const SUBAGENT_FIELDS = new Set(Object.keys(subagentSchema.shape));
 
 export function fileAgents(data: unknown): RawAgent[] {
@@ -42,6 +46,23 @@ export function toolProblems(data: unknown, knownTools: readonly string[]): Prob
   });
 }
 
+/** Memory tools in a file whose memory_system is not long-term (the root's default is session-only). */
+export function memoryToolProblems(data: unknown, isRoot: boolean): Problem[] {
+  const declared = isRecord(data) ? data['memory_system'] : undefined;
+  const memorySystem = declared ?? (isRoot ? DEFAULT_MEMORY_SYSTEM : undefined);
+  if (memorySystem === undefined || memorySystem === 'long-term') return [];
+  const why = declared === undefined ? `this file leaves it at the default, ${DEFAULT_MEMORY_SYSTEM}` : `this file sets ${String(declared)}`;
+  return fileAgents(data).flatMap(({ path, fields }) => {
+    const tools = fields['tools'];
+    if (!Array.isArray(tools)) return [];
+    return tools.flatMap((tool: unknown, index): Problem[] =>
+      typeof tool === 'string' && MEMORY_TOOL_NAMES.includes(tool)
+        ? [{ path: [...path, 'tools', index], message: `${tool} needs memory_system: long-term (${why}) — set memory_system: long-term at the top of the file` }]
+        : [],
+    );
+  });
+}
+
 export function dispatchProblems(data: unknown): Problem[] {
   const dispatch = isRecord(data) ? data['dispatch'] : undefined;
   if (!isRecord(dispatch)) return [];
@@ -55,16 +76,17 @@ export function dispatchProblems(data: unknown): Problem[] {
   return [...routeProblem(dispatch['default_route'], ['dispatch', 'default_route'], names), ...overrideProblems];
 }
 
-/** Remote A2A agents cannot run yet, and a mounted entry takes everything but its name and description from the mounted file. */
+/** A mounted entry takes everything but its name and description from the mounted file; a remote A2A agent brings its own model, instruction and tools. */
 export function subagentEntryProblems(data: unknown): Problem[] {
   return subagentEntries(data).flatMap(({ path, fields }): Problem[] => {
-    if (fields['a2a_agent_url'] !== undefined) {
-      return [
-        {
-          path: [...path, 'a2a_agent_url'],
-          message: 'a2a_agent_url is not supported yet in this version — remove this subagent or mount a local syndicate with yaml_reference',
-        },
-      ];
+    if (fields['a2a_url'] !== undefined || fields['a2a_agent_url'] !== undefined) {
+      return Object.keys(fields)
+        .filter((key) => SUBAGENT_FIELDS.has(key) && !REMOTE_FIELDS.has(key) && key !== 'yaml_reference')
+        .map((key) => ({
+          path: [...path, key],
+          anchor: 'key',
+          message: `not used with a2a_url: the remote agent runs its own model, instruction and tools — remove it`,
+        }));
     }
     if (fields['yaml_reference'] === undefined) return [];
     return Object.keys(fields)
@@ -113,7 +135,6 @@ const INERT_AGENT_FIELDS: Record<string, string> = {
   disallowTransferToPeers: 'has no effect: agents here only delegate downwards, to their own subagents',
   outputKey: 'has no effect: there is no session state keyed by agent output; read the stored session events instead',
   orchestration: 'has no effect: delegation follows the subagents list',
-  mcp_server_url: 'is validated but not connected yet in this version: this agent will not get the server\'s tools',
 };
 const INERT_FILE_FIELDS: Record<string, string> = {
   guards: 'has no effect: post-answer guards are not supported in this version',

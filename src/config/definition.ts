@@ -1,13 +1,22 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { ConfigIssue } from './errors.js';
-import type { DispatchConfig, GenerateContentConfig, MemorySystem, ScriptStep, VariableValue } from './schema.js';
+import type { DispatchConfig, GenerateContentConfig, McpServerConfig, MemorySystem, ScriptStep, VariableValue } from './schema.js';
 
 // What loadSyndicate hands to the runtime: a validated, fully resolved agent tree.
 // Variables are already interpolated except the per-turn built-ins (`{{current_date}}`),
 // yaml_reference mounts are expanded, and outputSchema is normalised to lowercase JSON Schema.
 
+/** A subagent that runs elsewhere and is called over A2A (`a2a_url`). */
+export interface RemoteAgentSpec {
+  /** The agent card URL (a base URL is completed with /.well-known/agent-card.json). */
+  cardUrl: string;
+  /** `a2a_auth_env`: the environment variable holding the bearer token, read when the agent is called. */
+  authEnv: string | undefined;
+}
+
 export interface AgentDefinition {
   name: string;
+  /** '' on a remote agent whose file gives none: the remote card's description is offered instead. */
   description: string;
   /** Undefined means "inherit the parent's model". */
   model: string | undefined;
@@ -16,12 +25,17 @@ export interface AgentDefinition {
   tools: string[];
   generateContentConfig: GenerateContentConfig;
   outputSchema: JSONSchema7 | undefined;
+  /** `mcp_server_url`: one MCP server over Streamable HTTP (or HTTP+SSE); its tools are named after the server's own name. */
   mcpServerUrl: string | undefined;
+  /** `mcp_servers`: MCP servers whose tools join this agent's, named `<name>_<tool>`. */
+  mcpServers: McpServerConfig[];
   script: ScriptStep[] | undefined;
   includeContents: 'default' | 'none';
   subagents: AgentDefinition[];
   /** Set on an agent that orchestrates by PLAN-DISPATCH (the root, or a mounted syndicate's root). */
   dispatch: DispatchConfig | undefined;
+  /** Set on a remote A2A agent, which has no model, instruction or tools here. */
+  remote: RemoteAgentSpec | undefined;
   /** The file this agent was declared in (differs from the root file under yaml_reference). */
   file: string;
 }
@@ -32,6 +46,10 @@ export interface SyndicateDefinition {
   file: string;
   memorySystem: MemorySystem;
   memoryExtractionRules: string | undefined;
+  /** `memory_embedding`: the embedder for memory and the embedding router; undefined = the built-in local one. */
+  memoryEmbedding: string | undefined;
+  /** `memory_extraction_model`: distils sessions into facts; undefined = the orchestrator's model. */
+  memoryExtractionModel: string | undefined;
   variables: Record<string, VariableValue>;
   maxSteps: number;
   root: AgentDefinition;

@@ -1,4 +1,4 @@
-import { dispatchProblems, inertFieldWarnings, subagentEntries, subagentEntryProblems, toolProblems } from './checks.js';
+import { dispatchProblems, inertFieldWarnings, subagentEntries, subagentEntryProblems, memoryToolProblems, toolProblems } from './checks.js';
 import { issueFromProblem, type ConfigIssue } from './errors.js';
 import type { Problem } from './problem.js';
 import { readReference, referenceDisplayPath } from './references.js';
@@ -59,6 +59,7 @@ export function loadFile(context: LoadContext, source: SourceFile): LoadedFile |
     ...variableProblems,
     ...(parsed.success ? [] : schemaProblems(parsed.error.issues, data, syndicateFileSchema)),
     ...toolProblems(data, context.knownTools),
+    ...memoryToolProblems(data, source.chain.length === 0),
     ...dispatchProblems(data),
     ...subagentEntryProblems(data),
     ...mountable.problems,

@@ -58,6 +58,45 @@ export const scriptStepSchema = z
 
 export const scriptSchema = z.array(scriptStepSchema);
 
+const mcpServerName = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_-]{0,31}$/, 'must be 1-32 letters, digits, _ or -, starting with a letter: it prefixes the server\'s tool names (<name>_<tool>)');
+
+const envVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable');
+
+/**
+ * One MCP server of an agent. stdio servers are started as child processes; http servers speak
+ * Streamable HTTP (falling back to the deprecated HTTP+SSE transport), sse servers only the
+ * latter. Secrets never sit in the file: header values come from environment variables named
+ * in `headers_env` (`{Authorization: MY_TOKEN}` sends the variable's whole value, e.g.
+ * "Bearer abc"), and a stdio server inherits the variables listed in `inherit_env`.
+ */
+export const mcpServerSchema = z.discriminatedUnion(
+  'transport',
+  [
+    z
+      .object({
+        name: mcpServerName,
+        transport: z.literal('stdio'),
+        command: z.string().min(1),
+        args: z.array(z.string()).optional(),
+        env: z.record(envVarName, z.string()).optional(),
+        inherit_env: z.array(envVarName).optional(),
+        cwd: z.string().min(1).optional(),
+      })
+      .strict(),
+    z
+      .object({
+        name: mcpServerName,
+        transport: z.enum(['http', 'sse']),
+        url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://example.com/mcp' }),
+        headers_env: z.record(z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name'), envVarName).optional(),
+      })
+      .strict(),
+  ],
+  { error: "transport must be 'stdio' (with command), 'http' (Streamable HTTP, with url) or 'sse' (the older HTTP+SSE transport, with url)" },
+);
+
 const agentFields = {
   name: agentName,
   description: z.string().min(1).optional(),
@@ -72,6 +111,16 @@ const agentFields = {
   generateContentConfig: generateContentConfigSchema.optional(),
   outputSchema: outputSchemaSchema.optional(),
   mcp_server_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://localhost:8000/mcp' }).optional(),
+  mcp_servers: z
+    .array(mcpServerSchema)
+    .superRefine((servers, ctx) => {
+      servers.forEach((server, index) => {
+        if (servers.findIndex((other) => other.name === server.name) < index) {
+          ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `another server of this agent is already named '${server.name}': names prefix tool names, so they must differ` });
+        }
+      });
+    })
+    .optional(),
   orchestration: z
     .object({ role: z.enum(['primary', 'sub-agent']).optional(), delegates: z.array(z.string()).optional() })
     .strict()
@@ -83,19 +132,35 @@ export const orchestratorSchema = z
   .object({ ...agentFields, model: z.string().min(1), instruction: z.string().min(1) })
   .strict();
 
+const remoteAgentUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL: the remote agent card, e.g. https://example.com/.well-known/agent-card.json' });
+
 export const subagentSchema = z
   .object({
     ...agentFields,
-    description: z.string().min(1),
+    // Optional on a remote A2A agent, whose card describes it; required otherwise (below).
+    description: z.string().min(1).optional(),
     yaml_reference: z.string().min(1).optional(),
-    a2a_agent_url: z.string().min(1).optional(),
+    /** A remote A2A agent: its agent card URL (or its base URL, where the card is at /.well-known/agent-card.json). */
+    a2a_url: remoteAgentUrl.optional(),
+    /** melchizedek-agents' name for a2a_url. */
+    a2a_agent_url: remoteAgentUrl.optional(),
+    /** The environment variable holding the remote agent's bearer token. */
+    a2a_auth_env: envVarName.optional(),
   })
   .strict()
   .superRefine((agent, ctx) => {
-    if (agent.yaml_reference && agent.a2a_agent_url) {
-      ctx.addIssue({ code: 'custom', path: ['yaml_reference'], message: 'set yaml_reference or a2a_agent_url, not both' });
+    const remote = agent.a2a_url ?? agent.a2a_agent_url;
+    if (agent.a2a_url && agent.a2a_agent_url) {
+      ctx.addIssue({ code: 'custom', path: ['a2a_agent_url'], message: 'set a2a_url or a2a_agent_url (its older name), not both' });
     }
-    if (!agent.instruction && !agent.yaml_reference && !agent.a2a_agent_url) {
+    if (agent.yaml_reference && remote) {
+      ctx.addIssue({ code: 'custom', path: ['yaml_reference'], message: 'set yaml_reference or a2a_url, not both' });
+    }
+    if (agent.a2a_auth_env && !remote) {
+      ctx.addIssue({ code: 'custom', path: ['a2a_auth_env'], message: 'only used with a2a_url: it names the variable holding the remote agent\'s bearer token' });
+    }
+    if (!agent.description && !remote) ctx.addIssue({ code: 'custom', path: ['description'], message: 'required' });
+    if (!agent.instruction && !agent.yaml_reference && !remote) {
       ctx.addIssue({
         code: 'custom',
         path: ['instruction'],
@@ -119,6 +184,10 @@ export const dispatchSchema = z
     route_key: z.string().min(1).optional(),
     reason_key: z.string().min(1).optional(),
     route_overrides: z.array(routeOverrideSchema).optional(),
+    /** `model` (default): the orchestrator's model classifies; `embedding`: similarity to each route's description, no model call. */
+    classifier: z.enum(['model', 'embedding']).optional(),
+    /** With classifier: embedding, below this cosine similarity the turn goes to default_route. */
+    min_similarity: z.number().min(-1).max(1).optional(),
   })
   .strict();
 
@@ -134,6 +203,8 @@ export const syndicateFileSchema = z
       .regex(/^[A-Za-z0-9._-]{1,96}$/, 'must be 1-96 characters of letters, digits, ., _ or -')
       .optional(),
     memory_extraction_rules: z.string().optional(),
+    memory_embedding: z.string().min(1).optional(),
+    memory_extraction_model: z.string().min(1).optional(),
     variables: z.record(z.string(), variableValueSchema).optional(),
     guards: z.array(z.string().min(1)).optional(),
     max_steps: z.number().int().positive().optional(),
@@ -146,6 +217,7 @@ export const syndicateFileSchema = z
 export type ThinkingConfig = z.infer<typeof thinkingConfigSchema>;
 export type GenerateContentConfig = z.infer<typeof generateContentConfigSchema>;
 export type ScriptStep = z.infer<typeof scriptStepSchema>;
+export type McpServerConfig = z.infer<typeof mcpServerSchema>;
 export type OrchestratorConfig = z.infer<typeof orchestratorSchema>;
 export type SubagentConfig = z.infer<typeof subagentSchema>;
 export type DispatchConfig = z.infer<typeof dispatchSchema>;

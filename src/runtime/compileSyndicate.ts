@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { JSONSchema7, LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3ProviderTool } from '@ai-sdk/provider';
-import type { AgentDefinition, SyndicateDefinition } from '../config/definition.js';
+import type { AgentDefinition, RemoteAgentSpec, SyndicateDefinition } from '../config/definition.js';
 import { findRoute } from '../config/routes.js';
 import { SyndicateConfigError } from '../config/errors.js';
 import type { ProvidersConfig } from '../config/projectConfig.js';
@@ -10,9 +10,18 @@ import { parseModelId, type ProviderFamily } from '../models/modelIds.js';
 import { resolveModel } from '../models/resolveModel.js';
 import { WEB_SEARCH_TOOL, webSearchTool } from '../models/webSearch.js';
 import { builtinTools, type ToolRegistry } from '../tools/registry.js';
+import { createAgentMcpTools, type AgentMcpTools } from '../tools/mcp/agentMcpTools.js';
+import { serverSpecsOf } from '../tools/mcp/serverSpec.js';
+import { mcpSettings, type McpClientSettings } from '../tools/mcp/settings.js';
 import type { AnyTool } from '../tools/tool.js';
 import { agentModelId, DEFAULT_ROOT_MODEL, modelInheritedFrom, type ModelChoice } from './agentModel.js';
 import { webSearchProblems } from './webSearchProblems.js';
+import { MEMORY_TOOL_NAMES, PRELOAD_MEMORY } from '../config/memoryTools.js';
+import type { TurnContext } from './turnContext.js';
+import { createEmbeddingRouter, type EmbeddingRouter } from './embeddingRouter.js';
+import type { Embedder } from '../memory/embeddings/embedder.js';
+import { localEmbedder } from '../memory/embeddings/localEmbedder.js';
+import { resolveEmbedder } from '../memory/embeddings/resolveEmbedder.js';
 
 // Turns a validated definition into live agents: models resolved, tool schemas converted
 // to JSON Schema once, output schemas compiled to validators once. Nothing here calls a
@@ -30,6 +39,8 @@ export interface CompiledDispatch {
   overrides: Array<{ route: CompiledAgent; regex: RegExp; reason: string | undefined }>;
   defaultRoute: CompiledAgent;
   classifierSchema: JSONSchema7;
+  /** Set with `classifier: embedding`: routes by similarity instead of asking the model. */
+  router: EmbeddingRouter | undefined;
 }
 
 export interface CompiledAgent {
@@ -41,12 +52,20 @@ export interface CompiledAgent {
   /** Tools offered to the model: subagents first, then its tools in order (web_search as the provider's own tool). */
   toolSpecs: Array<LanguageModelV3FunctionTool | LanguageModelV3ProviderTool>;
   tools: ReadonlyMap<string, AnyTool>;
+  /** The agent's MCP servers (`mcp_server_url`, `mcp_servers`): their tools join toolSpecs/tools turn by turn. */
+  mcp: AgentMcpTools | undefined;
+  /** Set on a remote A2A agent (`a2a_url`): runAgent hands its runs to it instead of a model. */
+  remote: RemoteAgent | undefined;
   subagents: ReadonlyMap<string, CompiledAgent>;
   outputSchema: CompiledOutputSchema | undefined;
   jsonMode: boolean;
   settings: CallSettings;
   includeHistory: boolean;
   dispatch: CompiledDispatch | undefined;
+  /** Memory tools it lists (config/memoryTools.ts): bound to the turn's silo, they join its tools turn by turn. */
+  memoryTools: readonly string[];
+  /** `preload_memory`: facts recalled for the request are attached to it as reference data. */
+  preloadMemory: boolean;
 }
 
 export interface CompiledSyndicate {
@@ -58,8 +77,39 @@ export interface CompiledSyndicate {
   root: CompiledAgent;
   /** Every agent by name, for lookups from stored events. */
   agents: ReadonlyMap<string, CompiledAgent>;
+  /** The embedder `memory_embedding` names (offline: the built-in local one), created on first use. */
+  embedder(): Embedder;
+  /** `memory_extraction_rules`. */
+  memoryExtractionRules: string | undefined;
+  /** Distils sessions into facts (memory_system: long-term only). Its scripted stand-in follows scripts['memory-extraction']. */
+  extractionModel: LanguageModelV3 | undefined;
   /** Settings an agent's provider cannot honour, one line each, naming the agent. */
   warnings: string[];
+  /** Starts connecting every agent's MCP servers in the background (runTurn does, at each turn's start). Compiling alone connects nothing. */
+  openConnections(): void;
+  /** Closes what the agents hold open (MCP connections, stdio server processes). Free without MCP servers. */
+  close(): Promise<void>;
+}
+
+/**
+ * A subagent that runs elsewhere: a remote A2A agent. The runtime only calls it; the A2A client
+ * (src/a2a/client) implements it and is passed in as CompileOptions.remoteAgents, so the runtime
+ * never imports a face.
+ */
+export interface RemoteAgent {
+  /** The remote agent's own description (its card's), fetched once. Rejects saying what went wrong and how to fix it. */
+  describe(signal: AbortSignal): Promise<string>;
+  /** Runs one request as `depth`, its progress emitted as this agent's events; resolves to its answer (or its question when it needs input). */
+  run(turn: TurnContext, input: string, depth: number): Promise<string>;
+}
+
+export type RemoteAgentFactory = (name: string, spec: RemoteAgentSpec, env: NodeJS.ProcessEnv) => RemoteAgent;
+
+/** What a remote agent does when the program compiled the syndicate without an A2A client. */
+function remoteAgentsMissing(name: string, spec: RemoteAgentSpec): RemoteAgent {
+  const refuse = (): Promise<never> =>
+    Promise.reject(new Error(`${name} is a remote A2A agent (${spec.cardUrl}), and this program compiled the syndicate without an A2A client: pass remoteAgents: a2aRemoteAgents() to compileSyndicate`));
+  return { describe: refuse, run: refuse };
 }
 
 export interface CompileOptions extends ModelChoice {
@@ -71,6 +121,12 @@ export interface CompileOptions extends ModelChoice {
   providers?: ProvidersConfig;
   /** Replaces the model resolver: custom providers, or recording models in tests. */
   resolveModel?: typeof resolveModel;
+  /** Replaces the embedder `memory_embedding` names (offline: the built-in local one). */
+  embedder?: Embedder;
+  /** MCP client behaviour: the SSRF policy (default from ALLOW_PRIVATE_MCP / SYNDICATE_ALLOWED_HOSTS in `env`), timeouts, TTL. */
+  mcp?: Partial<McpClientSettings>;
+  /** How remote A2A subagents (`a2a_url`) are reached: a2aRemoteAgents() from src/a2a/client. */
+  remoteAgents?: RemoteAgentFactory;
 }
 
 const DELEGATION_INPUT: JSONSchema7 = {
@@ -86,12 +142,22 @@ function settingsFor(agent: AgentDefinition, family: ProviderFamily | undefined)
   return callSettingsFor(family, agent.generateContentConfig, { hasOutputSchema: agent.outputSchema !== undefined });
 }
 
-function functionToolOf(tool: AnyTool): LanguageModelV3FunctionTool {
+export function functionToolOf(tool: AnyTool): LanguageModelV3FunctionTool {
   const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as JSONSchema7 & { $schema?: string };
   return { type: 'function', name: tool.name, description: tool.description, inputSchema };
 }
 
-function compileDispatch(config: DispatchConfig, subagents: ReadonlyMap<string, CompiledAgent>): CompiledDispatch {
+// The local embedder (USE-lite) scores low and close together: against the triage example's routes,
+// questions scored 0.19-0.44 with the right route and an off-topic one at most 0.09. Files set
+// min_similarity for their own routes and embedder.
+const DEFAULT_MIN_SIMILARITY = 0.15;
+
+const EXTRACTION_AGENT = 'memory-extraction';
+// Unscripted, the scripted model answers a JSON request with a placeholder instance of the schema:
+// a made-up fact. Offline, memory stays empty unless a script says what to extract.
+const NO_FACTS: ScriptStep[] = [{ json: { facts: [] }, repeat: true }];
+
+function compileDispatch(config: DispatchConfig, subagents: ReadonlyMap<string, CompiledAgent>, embedder: () => Embedder): CompiledDispatch {
   const routeOf = (name: string): CompiledAgent => {
     const declared = findRoute(name, [...subagents.keys()]);
     const agent = declared === undefined ? undefined : subagents.get(declared);
@@ -106,6 +172,14 @@ function compileDispatch(config: DispatchConfig, subagents: ReadonlyMap<string, 
     reasonKey,
     defaultRoute: routeOf(config.default_route),
     overrides: (config.route_overrides ?? []).map((o) => ({ route: routeOf(o.route), regex: new RegExp(o.pattern, o.flags ?? 'i'), reason: o.reason })),
+    router:
+      config.classifier === 'embedding'
+        ? createEmbeddingRouter(
+            embedder(),
+            [...subagents.values()].map((sub) => ({ name: sub.name, description: sub.description })),
+            config.min_similarity ?? DEFAULT_MIN_SIMILARITY,
+          )
+        : undefined,
     classifierSchema: {
       type: 'object',
       properties: {
@@ -127,6 +201,12 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
   const warnings: string[] = [];
   // Only the root's globalInstruction takes effect, and it applies to every agent in the tree.
   const globalInstruction = definition.root.globalInstruction;
+  let settings: McpClientSettings | undefined;
+
+  // Resolved only if some dispatch routes by embedding, and once for all of them.
+  let sharedEmbedder: Embedder | undefined;
+  const embedder = (): Embedder =>
+    (sharedEmbedder ??= options.embedder ?? (options.offline ? localEmbedder() : resolveEmbedder(definition.memoryEmbedding, options.env, options.providers)));
 
   const compileAgent = (agent: AgentDefinition, inheritedModel: string): CompiledAgent => {
     const modelId = agentModelId(agent, inheritedModel, options);
@@ -137,7 +217,12 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
     const subagents = new Map(agent.subagents.map((sub) => [sub.name, compileAgent(sub, modelInheritedFrom(agent, inheritedModel))]));
     const tools = new Map<string, AnyTool>();
     const toolList: Array<LanguageModelV3FunctionTool | LanguageModelV3ProviderTool> = [];
+    const memoryTools: string[] = [];
     for (const name of agent.tools) {
+      if (MEMORY_TOOL_NAMES.includes(name)) {
+        if (name !== PRELOAD_MEMORY) memoryTools.push(name);
+        continue;
+      }
       const tool = registry.get(name);
       if (tool) {
         tools.set(name, tool);
@@ -149,7 +234,11 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
       const search = family === undefined ? undefined : webSearchTool(family);
       if (search) toolList.push(search);
     }
-    const dispatch = agent.dispatch ? compileDispatch(agent.dispatch, subagents) : undefined;
+    const dispatch = agent.dispatch ? compileDispatch(agent.dispatch, subagents, embedder) : undefined;
+    const mcpServers = serverSpecsOf(agent);
+    // A dispatching orchestrator offers no tools, so it would never use its servers.
+    if (mcpServers.length > 0 && dispatch) warnings.push(`Agent '${agent.name}': its MCP servers are not connected: a plan-dispatch orchestrator calls no tools (give them to a specialist)`);
+    const mcp = mcpServers.length > 0 && !dispatch ? createAgentMcpTools(mcpServers, (settings ??= mcpSettings(options.mcp, options.env))) : undefined;
     const subagentList = [...subagents.values()].map((sub) => ({ name: sub.name, description: sub.description }));
     const script = options.scripts?.[agent.name] ?? agent.script ?? options.scripts?.['*'];
     const model = (options.resolveModel ?? resolveModel)(
@@ -178,18 +267,31 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
       model,
       toolSpecs,
       tools,
+      mcp,
+      remote: agent.remote && (options.remoteAgents ?? remoteAgentsMissing)(agent.name, agent.remote, options.env ?? process.env),
       subagents,
       outputSchema: agent.outputSchema ? { jsonSchema: agent.outputSchema, validator: z.fromJSONSchema(agent.outputSchema as never) } : undefined,
       jsonMode: agent.generateContentConfig.responseMimeType === 'application/json',
       settings: mapped.settings,
       includeHistory: agent.includeContents !== 'none',
       dispatch,
+      memoryTools,
+      preloadMemory: agent.tools.includes(PRELOAD_MEMORY),
     };
     agents.set(agent.name, compiled);
     return compiled;
   };
 
   const root = compileAgent(definition.root, modelInheritedFrom(definition.root, DEFAULT_ROOT_MODEL));
+  const extractionModel =
+    definition.memorySystem === 'long-term'
+      ? (options.resolveModel ?? resolveModel)(
+          options.offline ? 'scripted' : (options.modelOverride ?? definition.memoryExtractionModel ?? root.modelId),
+          { agentName: EXTRACTION_AGENT, subagents: [], script: [...(options.scripts?.[EXTRACTION_AGENT] ?? []), ...NO_FACTS] },
+          options.env,
+          options.providers,
+        )
+      : undefined;
   return {
     name: definition.name,
     description: definition.description,
@@ -198,6 +300,15 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
     maxSteps: definition.maxSteps,
     root,
     agents,
+    embedder,
+    memoryExtractionRules: definition.memoryExtractionRules,
+    extractionModel,
     warnings,
+    openConnections: () => {
+      for (const agent of agents.values()) agent.mcp?.open();
+    },
+    close: async () => {
+      await Promise.all([...agents.values()].map((agent) => agent.mcp?.close()));
+    },
   };
 }

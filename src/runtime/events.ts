@@ -2,7 +2,8 @@
 // none re-implements the turn loop. Events marked "live only" are not persisted: their
 // content is stored once, coalesced, as `message` / `thinking` events.
 
-export type TurnStatus = 'completed' | 'failed' | 'cancelled';
+/** 'input-required': an agent asked the user a question (ask_user); the turn-end's output is the question. */
+export type TurnStatus = 'completed' | 'failed' | 'cancelled' | 'input-required';
 
 export type ModelCallOutcome = 'ok' | 'error' | 'cancelled';
 
@@ -57,6 +58,11 @@ export interface TurnEventEnvelope {
   at: number;
   /** Nesting level of `agent`: 0 for the root, +1 per delegation. */
   depth: number;
+  /**
+   * The callId of the delegation that started this run of `agent` (a routed specialist's events
+   * carry its dispatcher's); absent on the root run. Tells parallel runs of one subagent apart.
+   */
+  delegationId?: string;
 }
 
 export type TurnEvent = TurnEventEnvelope & TurnEventBody;

@@ -18,7 +18,8 @@ async function delegate(turn: TurnContext, parent: CompiledAgent, sub: CompiledA
   }
   turn.emit(parent.name, depth, { type: 'delegation-start', to: sub.name, request, callId: call.toolCallId });
   try {
-    const output = await runSubagent(turn, sub, request, depth + 1);
+    // Parallel calls of one subagent are told apart by their delegation's id (telemetry needs it).
+    const output = await runSubagent({ ...turn, delegationId: call.toolCallId }, sub, request, depth + 1);
     turn.emit(parent.name, depth, { type: 'delegation-end', to: sub.name, callId: call.toolCallId, output, isError: false });
     return { isError: false, output };
   } catch (error) {

@@ -1,13 +1,16 @@
-import type { LanguageModelV3CallOptions, LanguageModelV3Message, LanguageModelV3ReasoningPart } from '@ai-sdk/provider';
+import type { JSONSchema7, LanguageModelV3CallOptions, LanguageModelV3Message, LanguageModelV3ReasoningPart, LanguageModelV3TextPart } from '@ai-sdk/provider';
 import { renderTurnVariables } from '../config/variables.js';
 import { callModel, type ModelStep } from './callModel.js';
-import type { CompiledAgent } from './compileSyndicate.js';
-import { TurnError } from './errors.js';
+import { functionToolOf, type CompiledAgent } from './compileSyndicate.js';
+import { errorMessage, TurnError } from './errors.js';
 import { executeToolCall, toolResultOutput } from './executeToolCall.js';
 import { projectTranscript } from './projectTranscript.js';
 import { parseStructuredOutput } from './structuredOutput.js';
 import type { TurnContext } from './turnContext.js';
 import { runDispatch } from './runDispatch.js';
+import { ASK_USER, UserInputRequired } from '../tools/builtin/askUser.js';
+import type { ToolResult } from '../tools/tool.js';
+import type { ModelToolCall } from './callModel.js';
 
 // The tool loop of one agent: call the model, run the tools it asked for, feed the results
 // back, until it answers in text. Delegation is a tool call whose tool is another agent.
@@ -62,11 +65,102 @@ async function enforceOutputSchema(turn: TurnContext, agent: CompiledAgent, dept
   throw new TurnError('output_schema', `${agent.name} did not produce output matching its outputSchema after one repair attempt: ${second.problem}.`);
 }
 
-export async function runAgent(turn: TurnContext, agent: CompiledAgent, input: string, depth: number): Promise<string> {
-  if (agent.dispatch) return runDispatch(turn, agent, input, depth, runAgent);
+/** The question of a successful ask_user call in this step, if the agent has the tool. */
+function askedQuestion(agent: CompiledAgent, calls: readonly ModelToolCall[], results: readonly ToolResult[]): string | undefined {
+  if (!agent.tools.has(ASK_USER)) return undefined;
+  const index = calls.findIndex((call, i) => call.toolName === ASK_USER && !results[i]!.isError);
+  return index === -1 ? undefined : (results[index]!.output as { question: string }).question;
+}
+
+/**
+ * The agent with its MCP servers' tools joined for this run. A server that is down leaves out
+ * only its own tools, and the turn says so in a warning naming it.
+ */
+async function withMcpTools(turn: TurnContext, agent: CompiledAgent, depth: number): Promise<CompiledAgent> {
+  if (!agent.mcp) return agent;
+  // Names the file declares win: subagents, its tools (web_search included) and the memory tools joined after these.
+  const reserved = new Set([...agent.subagents.keys(), ...agent.tools.keys(), ...agent.toolSpecs.map((spec) => spec.name), ...agent.memoryTools]);
+  const { tools, warnings } = await agent.mcp.forTurn(reserved, turn.signal);
+  for (const message of warnings) turn.emit(agent.name, depth, { type: 'warning', message });
+  if (tools.length === 0) return agent;
+  return {
+    ...agent,
+    toolSpecs: [...agent.toolSpecs, ...tools.map(({ tool, inputSchema }) => ({ type: 'function' as const, name: tool.name, description: tool.description, inputSchema: inputSchema as JSONSchema7 }))],
+    tools: new Map([...agent.tools, ...tools.map(({ tool }) => [tool.name, tool] as const)]),
+  };
+}
+
+/** The agent with the memory tools it lists, bound to this turn's silo. */
+function withMemoryTools(turn: TurnContext, agent: CompiledAgent, depth: number): CompiledAgent {
+  if (agent.memoryTools.length === 0) return agent;
+  const memory = turn.memory;
+  if (!memory) {
+    turn.emit(agent.name, depth, { type: 'warning', message: `${agent.name}'s memory tools (${agent.memoryTools.join(', ')}) are unavailable: no long-term memory was opened for this turn.` });
+    return agent;
+  }
+  const tools = agent.memoryTools.map((name) => memory.tools.get(name)!);
+  return { ...agent, toolSpecs: [...agent.toolSpecs, ...tools.map(functionToolOf)], tools: new Map([...agent.tools, ...tools.map((tool) => [tool.name, tool] as const)]) };
+}
+
+/**
+ * The request, with preload_memory's recalled facts attached as labelled reference data: on the
+ * user message, not the system prompt, so a provider's prompt cache stays valid.
+ */
+async function requestContent(turn: TurnContext, agent: CompiledAgent, input: string, depth: number): Promise<LanguageModelV3TextPart[]> {
+  if (!agent.preloadMemory || !turn.memory) return [{ type: 'text', text: input }];
+  let recalled: string | undefined;
+  try {
+    recalled = await turn.memory.preload(input, turn.signal);
+  } catch (error) {
+    turn.signal.throwIfAborted();
+    turn.emit(agent.name, depth, { type: 'warning', message: `Memory recall failed, so ${agent.name} answers without it: ${errorMessage(error)}` });
+    return [{ type: 'text', text: input }];
+  }
+  if (recalled === undefined) return [{ type: 'text', text: input }];
+  turn.emit(agent.name, depth, { type: 'status', message: 'Recalled facts from long-term memory' });
+  return [
+    { type: 'text', text: recalled },
+    { type: 'text', text: input },
+  ];
+}
+
+/**
+ * The agent with its remote subagents described: those the file gives no description offer their
+ * card's. A remote agent whose card cannot be fetched is left out of this run (a warning says
+ * why), never offered with an empty description.
+ */
+async function withRemoteDescriptions(turn: TurnContext, agent: CompiledAgent, depth: number): Promise<CompiledAgent> {
+  const undescribed = [...agent.subagents.values()].filter((sub) => sub.remote && sub.description === '');
+  if (undescribed.length === 0) return agent;
+  const subagents = new Map(agent.subagents);
+  await Promise.all(
+    undescribed.map(async (sub) => {
+      try {
+        subagents.set(sub.name, { ...sub, description: await sub.remote!.describe(turn.signal) });
+      } catch (error) {
+        turn.signal.throwIfAborted();
+        subagents.delete(sub.name);
+        turn.emit(agent.name, depth, { type: 'warning', message: `The remote agent ${sub.name} is left out of this turn: ${errorMessage(error)}` });
+      }
+    }),
+  );
+  const toolSpecs = agent.toolSpecs.flatMap((spec) => {
+    const sub = agent.subagents.get(spec.name);
+    if (!sub?.remote || spec.type !== 'function') return [spec];
+    const described = subagents.get(spec.name);
+    return described ? [{ ...spec, description: described.description }] : [];
+  });
+  return { ...agent, subagents, toolSpecs };
+}
+
+export async function runAgent(turn: TurnContext, declared: CompiledAgent, input: string, depth: number): Promise<string> {
+  if (declared.remote) return declared.remote.run(turn, input, depth);
+  const described = await withRemoteDescriptions(turn, declared, depth);
+  if (described.dispatch) return runDispatch(turn, described, input, depth, runAgent);
+  const agent = withMemoryTools(turn, await withMcpTools(turn, described, depth), depth);
   const prompt: LanguageModelV3Message[] = [systemPrompt(turn, agent)];
   if (agent.includeHistory && turn.history.length > 0) prompt.push(...projectTranscript(turn.history, agent.name));
-  prompt.push({ role: 'user', content: [{ type: 'text', text: input }] });
+  prompt.push({ role: 'user', content: await requestContent(turn, agent, input, depth) });
   const responseFormat = responseFormatOf(agent);
   const maxSteps = turn.syndicate.maxSteps;
   let lastDelegated: string | undefined;
@@ -103,6 +197,12 @@ export async function runAgent(turn: TurnContext, agent: CompiledAgent, input: s
         return result;
       }),
     );
+    const question = askedQuestion(agent, step.toolCalls, results);
+    if (question !== undefined) {
+      // Stored as the agent's message, so the next turn (the user's answer) sees what was asked.
+      turn.emit(agent.name, depth, { type: 'message', text: question });
+      throw new UserInputRequired(agent.name, question);
+    }
     prompt.push({
       role: 'tool',
       content: step.toolCalls.map((call, i) => ({ type: 'tool-result' as const, toolCallId: call.toolCallId, toolName: call.toolName, output: toolResultOutput(results[i]!) })),

@@ -8,6 +8,7 @@ import type { TurnRecord } from './projectTranscript.js';
 import { parseJsonReply } from './structuredOutput.js';
 import type { TurnContext } from './turnContext.js';
 import { systemPrompt } from './runAgent.js';
+import type { EmbeddingRouter, RouteMatch } from './embeddingRouter.js';
 
 // PLAN-DISPATCH: a classifier names one specialist and code hands the turn over; the
 // specialist answers the user itself (no relay turn). Fail-static: whatever goes wrong
@@ -85,6 +86,21 @@ async function classify(turn: TurnContext, agent: CompiledAgent, dispatch: Compi
   return { agent: chosen, reason: typeof reason === 'string' && reason.trim() ? reason.trim() : 'no reason given', source: 'classifier' };
 }
 
+async function routeByEmbedding(turn: TurnContext, dispatch: CompiledDispatch, router: EmbeddingRouter, agent: CompiledAgent, input: string): Promise<RouteChoice> {
+  let match: RouteMatch;
+  try {
+    match = await router.closest(input, turn.signal);
+  } catch (error) {
+    turn.signal.throwIfAborted();
+    return fallback(dispatch, `the embedding router failed (${errorMessage(error)})`);
+  }
+  const similarity = match.similarity.toFixed(2);
+  if (match.similarity < router.minSimilarity) {
+    return fallback(dispatch, `no route is close enough (best: ${match.route} at ${similarity}, minimum ${router.minSimilarity})`);
+  }
+  return { agent: agent.subagents.get(match.route)!, reason: `closest to ${match.route}'s description (similarity ${similarity})`, source: 'classifier' };
+}
+
 export async function runDispatch(
   turn: TurnContext,
   agent: CompiledAgent,
@@ -94,7 +110,9 @@ export async function runDispatch(
 ): Promise<string> {
   const dispatch = agent.dispatch;
   if (!dispatch) throw new Error(`${agent.name} has no dispatch block`);
-  const choice = routeOverride(dispatch, input) ?? (await classify(turn, agent, dispatch, input, depth));
+  const choice =
+    routeOverride(dispatch, input) ??
+    (dispatch.router ? await routeByEmbedding(turn, dispatch, dispatch.router, agent, input) : await classify(turn, agent, dispatch, input, depth));
   turn.emit(agent.name, depth, { type: 'route', route: choice.agent.name, reason: choice.reason, source: choice.source });
   return runSpecialist(turn, choice.agent, input, depth + 1);
 }

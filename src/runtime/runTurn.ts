@@ -11,6 +11,8 @@ import { runAgent } from './runAgent.js';
 import { loadSessionHistory, recordAppended } from './sessionHistory.js';
 import type { TurnContext } from './turnContext.js';
 import type { TurnRecord } from './projectTranscript.js';
+import type { TurnMemory } from '../memory/turnMemory.js';
+import { UserInputRequired } from '../tools/builtin/askUser.js';
 
 export interface RunTurnOptions {
   input: string;
@@ -34,6 +36,8 @@ export interface RunTurnOptions {
   retry?: Partial<RetryPolicy>;
   /** Stops the whole turn after this many milliseconds: it ends failed with error code `deadline`. */
   deadlineMs?: number;
+  /** Long-term memory for this turn's silo (memory_system: long-term): memory tools and preload_memory use it. */
+  memory?: TurnMemory;
 }
 
 export type TurnObserver = (event: TurnEvent) => void;
@@ -82,12 +86,13 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
   let writing: Promise<void> = Promise.resolve();
   // Bodies are fresh literals at every call site, so the envelope is added in place: copying
   // each event was the largest single cost of the turn loop in profiles.
-  const stamp = (agent: string, depth: number, body: TurnEventBody): TurnEvent => {
+  const stamp = (agent: string, depth: number, body: TurnEventBody, delegationId?: string): TurnEvent => {
     const event = body as TurnEvent;
     event.turnId = turnId;
     event.agent = agent;
     event.depth = depth;
     event.at = Date.now();
+    if (delegationId !== undefined) event.delegationId = delegationId;
     return event;
   };
 
@@ -99,9 +104,11 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     retry,
     stream: options.stream ?? true,
     history: NO_HISTORY,
+    memory: options.memory,
     now: options.now?.() ?? new Date(),
     emit(agent: string, depth: number, body: TurnEventBody) {
-      const event = stamp(agent, depth, body);
+      // `this`: the context of the run emitting, which carries its delegation's id.
+      const event = stamp(agent, depth, body, this.delegationId);
       if (persist && isPersisted(event)) pending.push(event);
       listener(event);
     },
@@ -124,16 +131,24 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
       turn.history = await loadSessionHistory(store, sessionId, session.eventCount);
     }
     turn.emit(root.name, 0, { type: 'turn-start', syndicate: syndicate.name, input: options.input });
+    // Every agent's servers connect in the background while the first agents think; a no-op once connected.
+    syndicate.openConnections();
     output = await runAgent(turn, root, options.input, 0);
   } catch (caught) {
-    // A passed deadline is a failure, not a cancel: nobody asked the turn to stop.
-    const deadline = deadlineError(signal);
-    const error = deadline ?? caught;
-    const cancelled = signal.aborted && deadline === undefined;
-    status = cancelled ? 'cancelled' : 'failed';
-    failure = cancelled ? 'the turn was cancelled' : errorMessage(error);
-    const code = cancelled ? 'cancelled' : error instanceof TurnError ? error.code : error instanceof ModelConfigError ? 'model_config' : 'model_error';
-    turn.emit(root.name, 0, { type: 'error', message: failure, code });
+    if (caught instanceof UserInputRequired && !signal.aborted) {
+      // Not a failure: the turn waits for the user's answer, which comes as the next turn.
+      status = 'input-required';
+      output = caught.question;
+    } else {
+      // A passed deadline is a failure, not a cancel: nobody asked the turn to stop.
+      const deadline = deadlineError(signal);
+      const error = deadline ?? caught;
+      const cancelled = signal.aborted && deadline === undefined;
+      status = cancelled ? 'cancelled' : 'failed';
+      failure = cancelled ? 'the turn was cancelled' : errorMessage(error);
+      const code = cancelled ? 'cancelled' : error instanceof TurnError ? error.code : error instanceof ModelConfigError ? 'model_config' : 'model_error';
+      turn.emit(root.name, 0, { type: 'error', message: failure, code });
+    }
   } finally {
     clearDeadline();
   }

@@ -2,6 +2,7 @@ import type { RetryPolicy } from '../models/retry.js';
 import type { CompiledSyndicate } from './compileSyndicate.js';
 import type { TurnEventBody } from './events.js';
 import type { TurnRecord } from './projectTranscript.js';
+import type { TurnMemory } from '../memory/turnMemory.js';
 
 /** What every part of one running turn shares. */
 export interface TurnContext {
@@ -13,10 +14,14 @@ export interface TurnContext {
   retry: RetryPolicy;
   /** Call doStream (live deltas) rather than doGenerate. */
   stream: boolean;
+  /** The silo's memory tools and preload recall; undefined when the face opened no memory. */
+  memory: TurnMemory | undefined;
   /** Earlier turns of the session (empty when nothing is persisted). */
   history: readonly TurnRecord[];
   /** The turn's clock reading, for `{{current_date}}`. */
   now: Date;
+  /** The callId of the delegation this run serves (unset for the root agent): stamped on its events. */
+  delegationId?: string;
   emit(agent: string, depth: number, body: TurnEventBody): void;
   /** Commits the events buffered so far: called at every step boundary. */
   flush(): Promise<void>;

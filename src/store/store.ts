@@ -1,4 +1,7 @@
 import type { ModelCallOutcome, TurnEvent, TurnStatus } from '../runtime/events.js';
+import type { DocumentStorage } from './documents.js';
+import type { FactStore } from './facts.js';
+import type { TaskRecords } from './tasks.js';
 
 // The storage boundary. Every method is async so a network database (PostgreSQL) can
 // implement it unchanged; no SQL leaves store/. A conformance suite
@@ -75,5 +78,11 @@ export interface Store {
   recordUsage(rows: readonly UsageRow[]): Promise<void>;
   /** Ledger rows in time order (rows with the same time in the order they were recorded). */
   queryUsage(query?: UsageQuery): Promise<UsageRow[]>;
+  /** Persistent A2A tasks. */
+  readonly tasks: TaskRecords;
+  /** Markdown document bundles: their index, links, revisions and (database-backed) content. */
+  readonly documents: DocumentStorage;
+  /** Long-term facts, scoped to one memory silo per call. */
+  readonly facts: FactStore;
   close(): Promise<void>;
 }

@@ -92,7 +92,7 @@ function isUrl(text: string): boolean {
 }
 
 /**
- * A tracer provider exporting over OTLP/HTTP (JSON), or undefined when no endpoint is configured,
+ * Tracing exported over OTLP/HTTP (JSON) in batches, or undefined when no endpoint is configured,
  * tracing is disabled (OTEL_SDK_DISABLED, OTEL_TRACES_EXPORTER=none) or the endpoint is not a URL.
  */
 export async function setupTracing(env: NodeJS.ProcessEnv, options: TracingSetupOptions = {}): Promise<Tracing | undefined> {
@@ -103,7 +103,7 @@ export async function setupTracing(env: NodeJS.ProcessEnv, options: TracingSetup
     warn(`warning: tracing is off: the OTLP endpoint '${url}' is not a URL (set OTEL_EXPORTER_OTLP_ENDPOINT to e.g. http://localhost:4318)`);
     return undefined;
   }
-  const [{ BatchSpanProcessor, TracerProvider }, { OTLPTraceExporter }, { defaultResource, resourceFromAttributes }, { createTracingObserver }] = await Promise.all([
+  const [{ BatchSpanProcessor }, { OTLPTraceExporter }, { defaultResource, resourceFromAttributes }, { createTracingObserver }] = await Promise.all([
     import('@opentelemetry/sdk-trace'),
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/resources'),
@@ -111,20 +111,25 @@ export async function setupTracing(env: NodeJS.ProcessEnv, options: TracingSetup
   ]);
   const warnOnce = once(warn);
   const exporter = warningOnFailure(new OTLPTraceExporter({ url }), url, warnOnce);
-  const provider = new TracerProvider({
-    resource: defaultResource().merge(resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'syndicate' })),
-    spanProcessors: [new BatchSpanProcessor({ exporter })],
-  });
-  const observer = createTracingObserver(provider.getTracer('syndicate'), {
-    conversationId: options.conversationId,
-    captureContent: capturesContent(env),
-  });
+  // No TracerProvider: the observer records its own spans (far cheaper than the SDK's) and hands
+  // them to the batch processor, which exports them as the SDK would.
+  const processor = new BatchSpanProcessor({ exporter });
+  const observer = createTracingObserver(
+    {
+      processor,
+      resource: defaultResource().merge(resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'syndicate' })),
+      scope: { name: 'syndicate' },
+      onError: (error) => warnOnce(`warning: traces could not be recorded: ${errorMessage(error)}`),
+    },
+    { conversationId: options.conversationId, captureContent: capturesContent(env) },
+  );
   const limit = options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS;
   const failed = (why: string): void => warnOnce(`warning: traces could not be exported to ${url}: ${why}`);
   return {
-    observer,
+    observer: observer.observe,
     async shutdown() {
-      const done = provider.shutdown().catch((error: unknown) => failed(errorMessage(error)));
+      observer.flush();
+      const done = processor.shutdown().catch((error: unknown) => failed(errorMessage(error)));
       if (!(await within(done, limit))) failed(`no answer within ${limit} ms`);
     },
   };

@@ -1,7 +1,9 @@
 import type { AnyTool } from './tool.js';
+import { askUser } from './builtin/askUser.js';
 import { calculator } from './builtin/calculator.js';
 import { currentTime } from './builtin/currentTime.js';
 import { textStats } from './builtin/textStats.js';
+import { webExtract } from './builtin/webExtract.js';
 
 export type ToolRegistry = ReadonlyMap<string, AnyTool>;
 
@@ -14,4 +16,4 @@ export function createToolRegistry(tools: readonly AnyTool[]): ToolRegistry {
   return registry;
 }
 
-export const builtinTools: ToolRegistry = createToolRegistry([calculator, currentTime, textStats]);
+export const builtinTools: ToolRegistry = createToolRegistry([calculator, currentTime, textStats, askUser, webExtract]);

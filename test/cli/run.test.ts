@@ -9,7 +9,14 @@ afterAll(home.remove);
 interface ExampleCase {
   message: string;
   expected: string[];
+  /** What the run prints after the resume line (long-term memory's note). */
+  after?: string;
 }
+
+// Examples that need a server running beside them, with the test that runs them.
+const RUN_ELSEWHERE: Record<string, string> = {
+  librarian: 'test/mcp/librarian.test.ts (needs the mcp-demo server)',
+};
 
 // One case per bundled example; the first test fails if an example is added without one.
 const EXAMPLES: Record<string, ExampleCase> = {
@@ -42,6 +49,12 @@ const EXAMPLES: Record<string, ExampleCase> = {
     message: 'Plan the budget for the trip.',
     expected: ['⚙ Quartermaster calls calculator {"expression":"4800 / 12"}', '↳ calculator: {"expression":"4800 / 12","result":400}', 'Quartermaster:\nA 4,800 budget for 12 people allows 400 each.'],
   },
+  concierge: {
+    message: 'I live in Lisbon and prefer aisle seats.',
+    expected: ['Concierge:\n[Concierge] On "I live in Lisbon and prefer aisle seats."'],
+    // Offline nothing is extracted unless a script says so (see the long-term memory tests).
+    after: '\nMemory (concierge--local): 0 new facts from 1 turn.\n',
+  },
   triage: {
     message: 'I would like a refund for my last invoice.',
     expected: ['Routed to Billing — mentions a refund', '  Billing:\n  [Billing] On "I would like a refund for my last invoice."'],
@@ -51,15 +64,15 @@ const EXAMPLES: Record<string, ExampleCase> = {
 describe('syndicate run --offline', () => {
   it('has a case for every bundled example', () => {
     const names = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length));
-    expect(Object.keys(EXAMPLES).sort()).toEqual(names.sort());
+    expect([...Object.keys(EXAMPLES), ...Object.keys(RUN_ELSEWHERE)].sort()).toEqual(names.sort());
   });
 
-  it.each(Object.entries(EXAMPLES))('runs %s and prints its trace, answer and session', async (name, { message, expected }) => {
+  it.each(Object.entries(EXAMPLES))('runs %s and prints its trace, answer and session', async (name, { message, expected, after = '' }) => {
     const result = await runCli(['run', name, message, '--offline'], { home: home.path });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     for (const text of expected) expect(result.stdout).toContain(text);
-    expect(result.stdout).toMatch(new RegExp(`Session (\\S+) stored in ${home.path}/syndicate\\.db\\nResume with: syndicate chat ${name} --session \\1 --offline\\n$`));
+    expect(result.stdout).toMatch(new RegExp(`Session (\\S+) stored in ${home.path}/syndicate\\.db\\nResume with: syndicate chat ${name} --session \\1 --offline\\n${after.replace(/[.()]/g, '\\$&')}$`));
   });
 
   it('routes through the classifier when no override matches', async () => {

@@ -20,7 +20,9 @@ describe('validation', () => {
   it('lists the known tools when an unknown tool has no close match', () => {
     const issues = load(syndicateYaml({ orchestrator: ['  tools: [teleport]'] }), ['calculator', 'web_search']);
 
-    expect(issues[0]?.message).toBe("unknown tool 'teleport' — known tools: calculator, web_search");
+    expect(issues[0]?.message).toBe(
+      "unknown tool 'teleport' — known tools: calculator, web_search, preload_memory, load_memory, memory_search, memory_read, memory_write, memory_list, memory_follow, memory_graph, memory_delete, memory_history",
+    );
   });
 
   it("knows web_search, the provider's own search, whatever tools the caller registers", () => {
@@ -67,10 +69,12 @@ describe('validation', () => {
     expect(issues).toMatchObject([{ path: 'subagents[1].name', message: expect.stringContaining("agent name 'helper' is already used by 'Helper'") }]);
   });
 
-  it('reports a2a_agent_url subagents as not supported instead of dropping them', () => {
-    const issues = load(syndicateYaml({ subagents: ['  - name: Remote', '    description: Far away.', '    a2a_agent_url: http://localhost:9999'] }));
+  it('refuses a memory tool in a syndicate without long-term memory, saying what to set', () => {
+    const issues = load(syndicateYaml({ orchestrator: ['  tools: [load_memory]'] }));
 
-    expect(issues).toMatchObject([{ path: 'subagents[0].a2a_agent_url', message: expect.stringContaining('a2a_agent_url is not supported yet in this version') }]);
+    expect(issues).toMatchObject([
+      { path: 'orchestrator.tools[0]', message: 'load_memory needs memory_system: long-term (this file leaves it at the default, session-only) — set memory_system: long-term at the top of the file' },
+    ]);
   });
 
   it('fills in defaults and leaves an unset subagent model to be inherited', () => {

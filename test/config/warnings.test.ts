@@ -18,12 +18,6 @@ describe('warnings for accepted fields this version does not act on', () => {
     expect(warnings[0]?.message).toContain('has no effect');
   });
 
-  it('warns that mcp_server_url is not connected yet rather than dropping it silently', () => {
-    const warnings = warningsOf(syndicateYaml({ orchestrator: ['  mcp_server_url: http://localhost:8000/mcp'] }));
-
-    expect(warnings[0]?.message).toContain('not connected yet');
-  });
-
   it('gives no warnings for a file that uses only supported fields', () => {
     expect(warningsOf(syndicateYaml())).toEqual([]);
   });

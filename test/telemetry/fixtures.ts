@@ -1,5 +1,6 @@
 import type { AttributeValue } from '@opentelemetry/api';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
+import { emptyResource } from '@opentelemetry/resources';
+import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { AgentDefinition } from '../../src/config/definition.js';
 import { createTracingObserver, type TracingOptions } from '../../src/telemetry/tracingObserver.js';
 import type { TurnObserver } from '../../src/runtime/runTurn.js';
@@ -23,13 +24,23 @@ export function council(): AgentDefinition {
 
 export interface MemoryTracing {
   observer: TurnObserver;
+  /** The spans of every turn that has ended, built now if the event loop has not got to them yet. */
   spans(): ReadableSpan[];
 }
 
 export function memoryTracing(options?: TracingOptions): MemoryTracing {
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
-  return { observer: createTracingObserver(provider.getTracer('test'), options), spans: () => exporter.getFinishedSpans() };
+  const processor = new SimpleSpanProcessor({ exporter });
+  const errors: unknown[] = [];
+  const tracing = createTracingObserver({ processor, resource: emptyResource(), scope: { name: 'test' }, onError: (error) => errors.push(error) }, options);
+  return {
+    observer: tracing.observe,
+    spans() {
+      tracing.flush();
+      if (errors.length > 0) throw errors[0];
+      return exporter.getFinishedSpans();
+    },
+  };
 }
 
 export function spanNamed(spans: readonly ReadableSpan[], name: string, nth = 0): ReadableSpan {

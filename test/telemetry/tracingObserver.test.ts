@@ -1,9 +1,12 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { describe, expect, it } from 'vitest';
+import { context as otelContext, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import { emptyResource } from '@opentelemetry/resources';
+import { StackContextManager, type ReadableSpan } from '@opentelemetry/sdk-trace';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptStep } from '../../src/config/schema.js';
 import { resolveModel } from '../../src/models/resolveModel.js';
 import type { CompileOptions } from '../../src/runtime/compileSyndicate.js';
+import type { TurnEvent, TurnEventBody } from '../../src/runtime/events.js';
+import { createTracingObserver } from '../../src/telemetry/tracingObserver.js';
 import { agent, collect, compile, ofType, turnEnd } from '../runtime/fixtures.js';
 import { attributesOf, council, COUNCIL_INPUT, memoryTracing, nodesOf, SKEPTIC_ANSWER, spanNamed } from './fixtures.js';
 import { COUNCIL_TREE, renderTree } from './spanTree.js';
@@ -231,5 +234,127 @@ describe('tracing observer: many turns', () => {
     expect(roots).toHaveLength(2);
     expect(roots[0]!.spanContext().traceId).not.toBe(roots[1]!.spanContext().traceId);
     expect(roots.map((span) => span.attributes['gen_ai.conversation.id'])).toEqual(['session-9', 'session-9']);
+  });
+});
+
+/**
+ * The events of one turn, written by hand: for event shapes a scripted turn cannot produce
+ * (the runtime's delegationId) or contexts it cannot run in (a host application's span).
+ */
+function handWritten(turnId = 'turn-1'): (agent: string, depth: number, body: TurnEventBody, delegationId?: string) => TurnEvent {
+  let at = Date.now();
+  return (agent, depth, body, delegationId) => ({ turnId, agent, depth, at: at++, ...(delegationId === undefined ? {} : { delegationId }), ...body }) as TurnEvent;
+}
+
+function modelCall(model: string): TurnEventBody {
+  return { type: 'usage', provider: 'scripted', model, latencyMs: 0, outcome: 'ok', inputTokens: 3, outputTokens: 2, reasoningTokens: 0, cachedInputTokens: 0, finishReason: 'stop' };
+}
+
+function childNames(spans: readonly ReadableSpan[], parent: ReadableSpan): string[] {
+  return spans.filter((span) => span.parentSpanContext?.spanId === parent.spanContext().spanId).map((span) => span.name).sort();
+}
+
+describe('tracing observer: parallel runs of one subagent', () => {
+  it('gives each run its own model and tool calls, told apart by the events’ delegationId', () => {
+    const tracing = memoryTracing();
+    const event = handWritten();
+
+    for (const e of [
+      event('Moderator', 0, { type: 'turn-start', syndicate: 'Council', input: 'Should we?' }),
+      event('Moderator', 0, { type: 'delegation-start', to: 'Advocate', request: 'first', callId: 'call-1' }),
+      event('Moderator', 0, { type: 'delegation-start', to: 'Advocate', request: 'second', callId: 'call-2' }),
+      event('Advocate', 1, modelCall('model-two'), 'call-2'),
+      event('Advocate', 1, modelCall('model-one'), 'call-1'),
+      event('Advocate', 1, { type: 'tool-call', tool: 'calculator', callId: 'tool-1', input: { expression: '1 + 1' } }, 'call-1'),
+      event('Advocate', 1, { type: 'tool-result', tool: 'calculator', callId: 'tool-1', output: { result: 2 }, isError: false }, 'call-1'),
+      event('Moderator', 0, { type: 'delegation-end', to: 'Advocate', callId: 'call-1', output: 'one', isError: false }),
+      event('Moderator', 0, { type: 'delegation-end', to: 'Advocate', callId: 'call-2', output: 'two', isError: false }),
+      event('Moderator', 0, { type: 'turn-end', status: 'completed', output: 'done' }),
+    ]) {
+      tracing.observer(e);
+    }
+
+    const spans = tracing.spans();
+    const root = spanNamed(spans, 'invoke_agent Moderator');
+    const [first, second] = [spanNamed(spans, 'invoke_agent Advocate', 0), spanNamed(spans, 'invoke_agent Advocate', 1)];
+    expect([first.parentSpanContext?.spanId, second.parentSpanContext?.spanId]).toEqual([root.spanContext().spanId, root.spanContext().spanId]);
+    expect(childNames(spans, first)).toEqual(['chat model-one', 'execute_tool calculator']);
+    expect(childNames(spans, second)).toEqual(['chat model-two']);
+  });
+
+  it('finds a routed specialist’s run through the delegationId of the dispatcher that routed to it', () => {
+    const tracing = memoryTracing();
+    const event = handWritten();
+
+    for (const e of [
+      event('Moderator', 0, { type: 'turn-start', syndicate: 'Desk', input: 'Two invoices' }),
+      event('Moderator', 0, { type: 'delegation-start', to: 'Triage', request: 'invoice 1', callId: 'call-1' }),
+      event('Moderator', 0, { type: 'delegation-start', to: 'Triage', request: 'invoice 2', callId: 'call-2' }),
+      event('Triage', 1, { type: 'route', route: 'Billing', reason: 'an invoice', source: 'override' }, 'call-1'),
+      event('Triage', 1, { type: 'route', route: 'Billing', reason: 'an invoice', source: 'override' }, 'call-2'),
+      event('Billing', 2, modelCall('model-two'), 'call-2'),
+      event('Billing', 2, modelCall('model-one'), 'call-1'),
+      event('Moderator', 0, { type: 'delegation-end', to: 'Triage', callId: 'call-1', output: 'one', isError: false }),
+      event('Moderator', 0, { type: 'delegation-end', to: 'Triage', callId: 'call-2', output: 'two', isError: false }),
+      event('Moderator', 0, { type: 'turn-end', status: 'completed', output: 'done' }),
+    ]) {
+      tracing.observer(e);
+    }
+
+    const spans = tracing.spans();
+    expect(childNames(spans, spanNamed(spans, 'invoke_agent Billing', 0))).toEqual(['chat model-one']);
+    expect(childNames(spans, spanNamed(spans, 'invoke_agent Billing', 1))).toEqual(['chat model-two']);
+    expect(childNames(spans, spanNamed(spans, 'invoke_agent Triage', 0))).toEqual(['invoke_agent Billing']);
+  });
+});
+
+describe('tracing observer: inside a host application’s span', () => {
+  const HOST = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' };
+
+  afterEach(() => {
+    otelContext.disable();
+  });
+
+  /** Starts a turn while the host's span is active (a context manager is what carries it), then ends it. */
+  function turnInside(observe: (event: TurnEvent) => void, traceFlags: number): void {
+    otelContext.setGlobalContextManager(new StackContextManager().enable());
+    const event = handWritten();
+    const hostContext = trace.setSpanContext(otelContext.active(), { ...HOST, traceFlags, isRemote: true });
+    otelContext.with(hostContext, () => observe(event('Moderator', 0, { type: 'turn-start', syndicate: 'Council', input: 'Should we?' })));
+    observe(event('Moderator', 0, modelCall('scripted')));
+    observe(event('Moderator', 0, { type: 'turn-end', status: 'completed', output: 'done' }));
+  }
+
+  it('makes the turn a child of the host’s span, in the host’s trace', () => {
+    const tracing = memoryTracing();
+
+    turnInside(tracing.observer, TraceFlags.SAMPLED);
+
+    const spans = tracing.spans();
+    const root = spanNamed(spans, 'invoke_agent Moderator');
+    expect(root.parentSpanContext?.spanId).toBe(HOST.spanId);
+    expect(spans.map((span) => span.spanContext().traceId)).toEqual([HOST.traceId, HOST.traceId]);
+  });
+
+  it('records nothing when the host’s span is not sampled', () => {
+    const tracing = memoryTracing();
+
+    turnInside(tracing.observer, TraceFlags.NONE);
+
+    expect(tracing.spans()).toEqual([]);
+  });
+});
+
+describe('tracing observer: off the turn', () => {
+  it('builds a turn’s spans on the next turn of the event loop, and reports a failure there through onError', async () => {
+    const errors: unknown[] = [];
+    const broken = { onEnd: (): void => { throw new Error('the processor broke'); } };
+    const tracing = createTracingObserver({ processor: broken, resource: emptyResource(), scope: { name: 'test' }, onError: (error) => errors.push(error) });
+
+    const events = await collect(compile(council()), { input: COUNCIL_INPUT, observers: [tracing.observe] });
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(turnEnd(events).status).toBe('completed');
+    expect(errors.map((error) => (error as Error).message)).toEqual(['the processor broke']);
   });
 });

@@ -22,6 +22,9 @@ export function openDatabase(path: string, onStatement?: (sql: string) => void):
     // every commit, costing milliseconds per appendEvents against a budget of microseconds.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    // Memory search scans vectors: with SQLite's default 2 MB cache, 7,000 passage vectors took
+    // 96 ms a scan, with 64 MB 27 ms. Pages are cached only as they are read.
+    db.pragma('cache_size = -65536');
     // vec0 tables (memory vectors) need the extension on every connection that touches them.
     loadSqliteVec(db);
     migrate(db);

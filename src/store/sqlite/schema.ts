@@ -1,4 +1,6 @@
 import type Database from 'better-sqlite3';
+import { DOCUMENTS_MIGRATION } from './documentsSchema.js';
+import { FACTS_MIGRATION } from './factsSchema.js';
 
 // Migration i moves the schema from version i to i + 1; PRAGMA user_version records how many have
 // run. Append new migrations, never edit one that has shipped.
@@ -66,6 +68,24 @@ const MIGRATIONS: readonly string[] = [
     generation INTEGER NOT NULL
   );
   `,
+  `
+  -- A2A tasks: the whole task as a JSON document, plus the columns ListTasks filters and pages on.
+  -- id is global (servers mint UUIDs), and agent + owner scope every read, so a caller never sees
+  -- another caller's task. status_at is ISO 8601 UTC text, which sorts in time order.
+  CREATE TABLE a2a_tasks (
+    id         TEXT PRIMARY KEY,
+    agent      TEXT NOT NULL,
+    owner      TEXT NOT NULL,
+    context_id TEXT NOT NULL,
+    state      TEXT NOT NULL,
+    status_at  TEXT NOT NULL,
+    document   TEXT NOT NULL
+  );
+  CREATE INDEX a2a_tasks_by_owner ON a2a_tasks (agent, owner, status_at, id);
+  CREATE INDEX a2a_tasks_by_state ON a2a_tasks (state);
+  `,
+  DOCUMENTS_MIGRATION,
+  FACTS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,6 +4,9 @@ import type { ReadEventsOptions, SessionRecord, Store, StoredEvent, UsageQuery, 
 import { startCheckpointer } from './checkpointer.js';
 import { openDatabase } from './connection.js';
 import { claimOrphanJournals, createJournal, journalDir, type JournalBatch } from './journal.js';
+import { createSqliteDocuments } from './documents.js';
+import { createSqliteFacts } from './facts.js';
+import { createSqliteTasks } from './tasks.js';
 
 export interface SqliteStoreOptions {
   /** Called with every SQL statement executed, parameters inlined (debugging; tests audit the append path). */
@@ -313,6 +316,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
 
   return {
     path,
+    documents: createSqliteDocuments(db, () => checkpointer.committed()),
+    tasks: createSqliteTasks(db, () => checkpointer.committed()),
+    facts: createSqliteFacts(db, () => checkpointer.committed()),
     async openSession(id: string, syndicate: string): Promise<SessionRecord> {
       // Read first: a session is opened once per turn and almost always exists already, and a read
       // takes no write lock.

@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { ModelConfigError } from '../../../src/models/errors.js';
 import { importNodeLlamaCpp, NODE_LLAMA_CPP_INSTALL } from '../../../src/models/local/nodeLlamaCpp.js';
 import { TINY_CHATML_TEMPLATE, writeTinyGguf } from './tinyGguf.js';
+import { IN_CI } from '../../inCi.js';
 
 // node-llama-cpp is optional, so a developer without it may skip the tests that run a model;
 // CI installs it (.ci/run), and there a missing package must fail them, never skip them.
-
-export const IN_CI = Boolean(process.env.CI) && process.env.CI !== 'false';
 
 export const nodeLlamaCppInstalled: boolean = await importNodeLlamaCpp().then(
   () => true,

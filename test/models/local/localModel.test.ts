@@ -6,7 +6,8 @@ import { disposeLocalModels } from '../../../src/models/local/localModelCache.js
 import { importNodeLlamaCpp } from '../../../src/models/local/nodeLlamaCpp.js';
 import { providerOf, resolveModel } from '../../../src/models/resolveModel.js';
 import { readStream, textOf, toolCallsOf, userPrompt } from '../helpers.js';
-import { runModelTests, IN_CI, nodeLlamaCppInstalled, writeTinyModels, type TinyModels } from './llamaAvailable.js';
+import { runModelTests, nodeLlamaCppInstalled, writeTinyModels, type TinyModels } from './llamaAvailable.js';
+import { IN_CI } from '../../inCi.js';
 
 // The tiny model has random weights: these tests prove loading, chat templating, grammars,
 // streaming and usage, never the quality of an answer. Generation is kept to a few tokens.

@@ -1,0 +1,128 @@
+import express, { type Express, type Router } from 'express';
+import { A2A_VERSION_HEADER, AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
+import {
+  DefaultExecutionEventBusManager,
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  type AgentExecutor,
+  type PushNotificationStore,
+  type ServerCallContext,
+  type TaskStore,
+} from '@a2a-js/sdk/server';
+import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
+import { createLegacyAwarePushNotificationSender } from '@a2a-js/sdk/compat/v0_3/server';
+import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
+import type { TurnObserver } from '../runtime/runTurn.js';
+import type { Store } from '../store/store.js';
+import type { NetworkPolicy } from '../tools/guards/ssrf.js';
+import { buildAgentCard, buildExtendedAgentCard, JSONRPC_PATH, REST_PATH } from './agentCard.js';
+import { callerOfRequest, CallerUser } from './caller.js';
+import { createTurnExecutor, type TurnExecutorOptions } from './executor.js';
+import { DEFAULT_RATE_LIMIT, rateLimiter, type RateLimit } from './rateLimit.js';
+import { authenticate, jsonOnly, jsonRpcParseError, loopbackOnly, parseJsonBody, restParseError } from './security.js';
+import { createTaskStore } from './taskStore.js';
+import { guardedPushStore } from './webhookGuard.js';
+
+// The A2A face as an express app: one agent per served syndicate under /<agent-id>/, and a single
+// syndicate also at the root. Built from a known public base URL (cards name absolute endpoint
+// URLs), so a caller that listens on port 0 builds it once the port is known; the HTTP server
+// face can mount the same app under its own path.
+
+export interface ServedSyndicate {
+  /** The path segment the agent is served under: see agentIdFor. */
+  id: string;
+  syndicate: CompiledSyndicate;
+}
+
+export interface A2aAppOptions {
+  agents: readonly ServedSyndicate[];
+  store: Store;
+  /** The app's public base URL, without a trailing slash. */
+  baseUrl: string;
+  /** The bearer secret; undefined only on a loopback bind (serveA2a enforces this). */
+  secret: string | undefined;
+  /** Check Host and Origin against loopback names (DNS-rebinding protection). */
+  loopbackOnly: boolean;
+  version: string;
+  maxBodyBytes?: number;
+  rateLimit?: RateLimit;
+  /** Which webhook addresses push notifications may go to (the SSRF guard's policy). */
+  webhookPolicy: NetworkPolicy;
+  /** Push-notification delivery timeout per webhook call. */
+  pushTimeoutMs?: number;
+  observers?: readonly TurnObserver[];
+  turnOptions?: TurnExecutorOptions['turnOptions'];
+  afterTurn?: TurnExecutorOptions['afterTurn'];
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** A URL path segment from a syndicate name: lower case letters, digits and dashes. */
+export function agentIdFor(name: string): string {
+  const id = name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64);
+  return id || 'syndicate';
+}
+
+function isV1Request(req: express.Request): boolean {
+  const version = req.header(A2A_VERSION_HEADER);
+  return version !== undefined && !version.startsWith('0.');
+}
+
+interface AgentParts {
+  executor: AgentExecutor;
+  taskStore: TaskStore;
+  buses: DefaultExecutionEventBusManager;
+  pushStore: PushNotificationStore;
+}
+
+function agentRouter(parts: AgentParts, syndicate: CompiledSyndicate, baseUrl: string, options: A2aAppOptions, maxBodyBytes: number): Router {
+  const cardOptions = { baseUrl, secured: options.secret !== undefined, version: options.version };
+  const card = buildAgentCard(syndicate, cardOptions);
+  const extended = buildExtendedAgentCard(syndicate, cardOptions);
+  const handler = new DefaultRequestHandler(
+    card,
+    parts.taskStore,
+    parts.executor,
+    parts.buses,
+    parts.pushStore,
+    createLegacyAwarePushNotificationSender(parts.pushStore, { timeout: options.pushTimeoutMs ?? 5_000 }),
+    async (context: ServerCallContext): Promise<AgentCard> => (context.user?.isAuthenticated ? extended : card),
+  );
+  const userBuilder = async (req: express.Request) => new CallerUser(callerOfRequest(req));
+  const legacyCompat = { enabled: true };
+  const router = express.Router();
+  // The card is public: discovery comes before authentication. A 1.0 client gets the card in the
+  // spec's JSON form (the SDK's handler writes its internal shape, where a security scheme's oneof
+  // reads {"$case": ...}); 0.3 clients, which send no version, get the SDK's translated card.
+  router.get(`/${AGENT_CARD_PATH}`, (req, res, next) => (isV1Request(req) ? res.json(AgentCard.toJSON(card)) : next()));
+  router.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler, legacyCompat }));
+  router.use(jsonOnly(), authenticate(options.secret));
+  router.use(JSONRPC_PATH, ...parseJsonBody(maxBodyBytes, jsonRpcParseError), jsonRpcHandler({ requestHandler: handler, userBuilder, legacyCompat }));
+  router.use(REST_PATH, ...parseJsonBody(maxBodyBytes, restParseError), restHandler({ requestHandler: handler, userBuilder, legacyCompat }));
+  return router;
+}
+
+export function createA2aApp(options: A2aAppOptions): Express {
+  const ids = new Set<string>();
+  for (const { id } of options.agents) {
+    if (ids.has(id)) throw new Error(`two served syndicates share the agent id '${id}': rename one (syndicate_name) or serve them from separate processes`);
+    ids.add(id);
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const app = express();
+  app.disable('x-powered-by');
+  if (options.loopbackOnly) app.use(loopbackOnly());
+  app.use(rateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT));
+  for (const { id, syndicate } of options.agents) {
+    const parts: AgentParts = {
+      executor: createTurnExecutor({ agentId: id, syndicate, store: options.store, observers: options.observers, turnOptions: options.turnOptions, afterTurn: options.afterTurn }),
+      taskStore: createTaskStore(options.store.tasks, id),
+      buses: new DefaultExecutionEventBusManager(),
+      pushStore: guardedPushStore(new InMemoryPushNotificationStore(), options.webhookPolicy),
+    };
+    app.use(`/${id}`, agentRouter(parts, syndicate, `${options.baseUrl}/${id}`, options, maxBodyBytes));
+    // The root serves the same agent (same tasks, same live streams) under root URLs.
+    if (options.agents.length === 1) app.use('/', agentRouter(parts, syndicate, options.baseUrl, options, maxBodyBytes));
+  }
+  return app;
+}

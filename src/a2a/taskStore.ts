@@ -1,0 +1,103 @@
+import { Task, TaskState, taskStateToJSON, type ListTasksRequest, type ListTasksResponse } from '@a2a-js/sdk';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import type { TaskCursor, TaskRecord, TaskRecords } from '../store/tasks.js';
+import { callerOfUser, ownerOf } from './caller.js';
+import { agentMessage } from './messages.js';
+
+// The SDK's TaskStore on our Store: every task of a served agent, scoped by the calling owner, so
+// GetTask and ListTasks work after a restart and never across callers.
+
+const INTERRUPTED = 'interrupted by restart: the server stopped while this task was running. Send the message again.';
+const RUNNING_STATES: readonly TaskState[] = [TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING];
+
+function stateName(task: Task): string {
+  return taskStateToJSON(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
+}
+
+/** Normalised to toISOString form, which the store compares as text. */
+function isoTime(value: string | undefined): string {
+  const time = value === undefined ? NaN : Date.parse(value);
+  return Number.isNaN(time) ? new Date(0).toISOString() : new Date(time).toISOString();
+}
+
+function encodeCursor(record: TaskRecord): string {
+  return Buffer.from(JSON.stringify({ statusAt: record.statusAt, id: record.id } satisfies TaskCursor)).toString('base64url');
+}
+
+function decodeCursor(token: string): TaskCursor {
+  try {
+    const cursor = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<TaskCursor>;
+    if (typeof cursor.statusAt === 'string' && typeof cursor.id === 'string') return { statusAt: cursor.statusAt, id: cursor.id };
+  } catch {
+    // Reported below, as the protocol's malformed-request error.
+  }
+  throw new RequestMalformedError('pageToken is not a token this server issued: pass the nextPageToken of the previous ListTasks response');
+}
+
+function taskOf(record: TaskRecord): Task {
+  return Task.fromJSON(record.document);
+}
+
+export function createTaskStore(records: TaskRecords, agent: string): TaskStore {
+  const owner = (context: ServerCallContext): string => ownerOf(callerOfUser(context.user));
+  return {
+    async save(task: Task, context: ServerCallContext): Promise<void> {
+      await records.save({
+        id: task.id,
+        agent,
+        owner: owner(context),
+        contextId: task.contextId,
+        state: stateName(task),
+        statusAt: isoTime(task.status?.timestamp),
+        document: Task.toJSON(task),
+      });
+    },
+    async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+      const record = await records.get(agent, owner(context), taskId);
+      return record && taskOf(record);
+    },
+    async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+      // The request handler has checked pageSize (1-100, default applied), status and the timestamp.
+      const pageSize = params.pageSize!;
+      const state = params.status === undefined || params.status === TaskState.TASK_STATE_UNSPECIFIED ? undefined : taskStateToJSON(params.status);
+      const page = await records.list({
+        agent,
+        owner: owner(context),
+        contextId: params.contextId || undefined,
+        state,
+        statusAfter: params.statusTimestampAfter ? isoTime(params.statusTimestampAfter) : undefined,
+        after: params.pageToken ? decodeCursor(params.pageToken) : undefined,
+        // One more than asked tells whether another page follows.
+        limit: pageSize + 1,
+      });
+      const shown = page.tasks.slice(0, pageSize);
+      const tasks = shown.map((record) => {
+        const task = taskOf(record);
+        if (!params.includeArtifacts) task.artifacts = [];
+        return task;
+      });
+      const last = shown[shown.length - 1];
+      return { tasks, nextPageToken: page.tasks.length > pageSize && last ? encodeCursor(last) : '', pageSize, totalSize: page.total };
+    },
+  };
+}
+
+/**
+ * Marks failed every task a previous process left submitted or working: nothing will ever finish
+ * them, and a client polling GetTask must not wait forever. Resolves to how many were marked.
+ */
+export async function failInterruptedTasks(records: TaskRecords, now: Date = new Date()): Promise<number> {
+  const stale = await records.inStates(RUNNING_STATES.map((state) => taskStateToJSON(state)));
+  for (const record of stale) {
+    const task = taskOf(record);
+    const timestamp = now.toISOString();
+    task.status = {
+      state: TaskState.TASK_STATE_FAILED,
+      timestamp,
+      message: agentMessage(INTERRUPTED, task.id, task.contextId),
+    };
+    await records.save({ ...record, state: taskStateToJSON(TaskState.TASK_STATE_FAILED), statusAt: timestamp, document: Task.toJSON(task) });
+  }
+  return stale.length;
+}

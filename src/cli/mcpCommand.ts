@@ -1,0 +1,115 @@
+import { loadProjectConfig } from '../config/projectConfig.js';
+import type { ServedSyndicate } from '../mcp/askTool.js';
+import { checkHttpExposure, serveMcpHttp } from '../mcp/http/serveHttp.js';
+import { parseListenAddress, type ListenAddress } from '../mcp/http/listenAddress.js';
+import { syndicateServerFactory } from '../mcp/syndicateServer.js';
+import type { Memory } from '../memory/openMemory.js';
+import { sharedMemoryTools } from '../memory/sharedMemoryTools.js';
+import { errorMessage } from '../runtime/errors.js';
+import { memoryNote, openLongTermMemory } from './longTermMemory.js';
+import { stopped } from './stopped.js';
+import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
+import type { Store } from '../store/store.js';
+import { setupTracing, type Tracing } from '../telemetry/setupTracing.js';
+import { compileTarget } from './compileTarget.js';
+import { ExitCode } from './exitCodes.js';
+import type { McpCommandOptions } from './options.js';
+import { dbPathFor, openSessionStore } from './sessionStore.js';
+import { cliUsageLedger } from './usageLedger.js';
+import { UsageError } from './usageError.js';
+
+// `syndicate mcp`: serves syndicates as MCP tools, over stdio (stdout is the protocol channel,
+// so everything for a person goes to stderr) or Streamable HTTP with --http.
+
+const MCP_TOKEN_VARIABLE = 'SYNDICATE_MCP_TOKEN';
+
+/**
+ * The usage ledger (and tracing) for each call. A ledger is bound to one session, so each call
+ * gets its own. `active` holds a promise per call that resolves once its rows are written: the
+ * database must outlive every call, including those a disconnecting client leaves cancelled.
+ */
+function recorded(syndicate: CompiledSyndicate, database: Store, tracing: Tracing | undefined, active: Set<Promise<void>>, memory: Memory | undefined): ServedSyndicate {
+  const track = (work: Promise<void>): void => {
+    const done = work.finally(() => active.delete(done));
+    active.add(done);
+  };
+  return {
+    syndicate,
+    store: syndicate.memorySystem === 'internal-only' ? undefined : database,
+    memory: memory?.turn,
+    afterTurn: memory
+      ? (sessionId) =>
+          track(
+            memory.facts.ingestSession(sessionId).then(
+              (report) => void process.stderr.write(`${memoryNote(report, memory.facts.silo)}\n`),
+              (error: unknown) => void process.stderr.write(`warning: could not update long-term memory from session ${sessionId}: ${errorMessage(error)}\n`),
+            ),
+          )
+      : undefined,
+    recordingFor(sessionId) {
+      const ledger = cliUsageLedger(database, syndicate.name, sessionId);
+      let finished!: () => void;
+      const done = new Promise<void>((resolve) => (finished = resolve)).finally(() => active.delete(done));
+      active.add(done);
+      return {
+        observers: [ledger.observe, ...(tracing ? [tracing.observer] : [])],
+        settled: () => ledger.settled().finally(finished),
+      };
+    },
+  };
+}
+
+export async function mcpCommand(targets: string[], options: McpCommandOptions, version: string): Promise<number> {
+  const env = process.env;
+  const token = env[MCP_TOKEN_VARIABLE] || undefined;
+  let address: ListenAddress | undefined;
+  if (options.http !== undefined) {
+    try {
+      address = parseListenAddress(options.http);
+      checkHttpExposure(address.host, token, MCP_TOKEN_VARIABLE);
+    } catch (error) {
+      throw new UsageError(`--http ${(error as Error).message}`);
+    }
+  }
+  const syndicates: CompiledSyndicate[] = [];
+  const active = new Set<Promise<void>>();
+  let database: Store | undefined;
+  let tracing: Tracing | undefined;
+  try {
+    const { providers } = loadProjectConfig();
+    for (const target of targets) syndicates.push(compileTarget(target, options, env, providers));
+    const dbPath = dbPathFor(options.db, env);
+    database = await openSessionStore(dbPath);
+    tracing = await setupTracing(env);
+    const memories = new Map<CompiledSyndicate, Memory | undefined>();
+    for (const syndicate of syndicates) memories.set(syndicate, await openLongTermMemory(syndicate, database, dbPath));
+    const factory = syndicateServerFactory({
+      version,
+      syndicates: syndicates.map((syndicate) => recorded(syndicate, database!, tracing, active, memories.get(syndicate))),
+      // The "shared memory node": other agents and editors read and write the memory this syndicate's agents use.
+      toolsFor: (syndicate) => {
+        const memory = memories.get(syndicate);
+        return memory ? sharedMemoryTools(memory) : [];
+      },
+    });
+    if (address === undefined) {
+      const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
+      const handle = serveStdio(factory, { onerror: (error) => void process.stderr.write(`warning: MCP stdio: ${error.message}\n`) });
+      await stopped(true);
+      await handle.close();
+    } else {
+      const server = await serveMcpHttp(factory, { ...address, token, allowedOrigins: options.allowOrigin });
+      const names = syndicates.map((syndicate) => syndicate.name).join(', ');
+      process.stdout.write(`Serving ${names} over MCP at ${server.url}${token ? ' (bearer token required)' : ''}\nPress Ctrl-C to stop.\n`);
+      await stopped(false);
+      await server.close();
+    }
+    return ExitCode.ok;
+  } finally {
+    await Promise.all(active);
+    // Agents' own MCP client connections (mcp_server_url, mcp_servers) close with their syndicate.
+    await Promise.all(syndicates.map((syndicate) => syndicate.close()));
+    await tracing?.shutdown();
+    await database?.close();
+  }
+}

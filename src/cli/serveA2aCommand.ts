@@ -1,0 +1,95 @@
+import { loadProjectConfig } from '../config/projectConfig.js';
+import { agentIdFor, type ServedSyndicate } from '../a2a/createA2aApp.js';
+import { serveA2a } from '../a2a/serveA2a.js';
+import { ExitCode } from './exitCodes.js';
+import { compileTarget } from './compileTarget.js';
+import type { ServeA2aOptions } from './options.js';
+import { dbPathFor, openSessionStore } from './sessionStore.js';
+import { UsageError } from './usageError.js';
+import { memoriesBySilo, memoryNote } from './longTermMemory.js';
+import { stopped } from './stopped.js';
+import { cliUsageLedger } from './usageLedger.js';
+import type { Memory } from '../memory/openMemory.js';
+import { errorMessage } from '../runtime/errors.js';
+import { setupTracing } from '../telemetry/setupTracing.js';
+import type { UsageLedger } from '../telemetry/ledger/usageLedger.js';
+
+// `syndicate serve-a2a`: serves syndicates as A2A agents until SIGINT or SIGTERM.
+
+function portOf(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${value}'`);
+  return port;
+}
+
+function loadServed(targets: readonly string[], options: ServeA2aOptions, env: NodeJS.ProcessEnv): ServedSyndicate[] {
+  const { providers } = loadProjectConfig();
+  return targets.map((target) => {
+    const syndicate = compileTarget(target, options, env, providers);
+    return { id: agentIdFor(syndicate.name), syndicate };
+  });
+}
+
+async function rememberTurn(opening: Promise<Memory | undefined>, sessionId: string): Promise<void> {
+  const memory = await opening;
+  if (!memory) return;
+  try {
+    process.stderr.write(`${memoryNote(await memory.facts.ingestSession(sessionId), memory.facts.silo)}\n`);
+  } catch (error) {
+    process.stderr.write(`warning: could not update long-term memory from session ${sessionId}: ${errorMessage(error)}\n`);
+  }
+}
+
+/** `version` is the package's, announced in the agent cards. */
+export async function serveA2aCommand(targets: string[], options: ServeA2aOptions, version: string): Promise<number> {
+  const env = process.env;
+  const port = portOf(options.port);
+  const agents = loadServed(targets, options, env);
+  const dbPath = dbPathFor(options.db, env);
+  const store = await openSessionStore(dbPath);
+  const tracing = await setupTracing(env);
+  const syndicates = new Map(agents.map((agent) => [agent.id, agent.syndicate]));
+  const memories = new Map(agents.map((agent) => [agent.id, memoriesBySilo(agent.syndicate, store, dbPath)]));
+  // Per task: its session's usage ledger, and the memory of the caller's silo.
+  const ledgers = new Map<string, UsageLedger>();
+  const active = new Set<Promise<void>>();
+  const track = (work: Promise<void>): void => {
+    const done = work.finally(() => active.delete(done));
+    active.add(done);
+  };
+  try {
+    const server = await serveA2a({
+      agents,
+      store,
+      host: options.host,
+      port,
+      env,
+      version,
+      async turnOptions(request) {
+        const ledger = cliUsageLedger(store, syndicates.get(request.agentId)!.name, request.sessionId);
+        ledgers.set(request.taskId, ledger);
+        const memory = await memories.get(request.agentId)!(request.silo);
+        return { memory: memory?.turn, observers: [ledger.observe, ...(tracing ? [tracing.observer] : [])] };
+      },
+      afterTurn(request, status) {
+        const ledger = ledgers.get(request.taskId);
+        ledgers.delete(request.taskId);
+        if (ledger) track(ledger.settled());
+        // Server mode distils after each completed task, so facts are there for the caller's next one.
+        if (status === 'completed') track(rememberTurn(memories.get(request.agentId)!(request.silo), request.sessionId));
+      },
+    });
+    if (server.interruptedTasks > 0) process.stderr.write(`${server.interruptedTasks} task(s) left running by an earlier process were marked failed.\n`);
+    process.stdout.write(`Serving A2A at ${server.url}${env.A2A_SERVER_SECRET ? ' (bearer token required)' : ''}\n`);
+    for (const agent of server.agents) process.stdout.write(`  ${agent.name}: ${agent.cardUrl}\n`);
+    if (server.agents.length === 1) process.stdout.write(`  (also at ${server.url}/.well-known/agent-card.json)\n`);
+    await stopped(false);
+    await server.close();
+    return ExitCode.ok;
+  } finally {
+    await Promise.all(active);
+    await Promise.all(agents.map((agent) => agent.syndicate.close()));
+    await tracing?.shutdown();
+    await store.close();
+  }
+}

@@ -1,0 +1,58 @@
+import { McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
+import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
+import type { AnyTool } from '../tools/tool.js';
+import { ASK_PREFIX, askTool, type ServedSyndicate } from './askTool.js';
+import { registerTool } from './toolAdapter.js';
+
+// Syndicate as an MCP server: one `ask_<syndicate>` tool per syndicate, plus any tools the
+// caller adds per syndicate (its memory tools: remember, recall, memory_* scoped to its silo).
+
+export interface SyndicateServerOptions {
+  syndicates: readonly ServedSyndicate[];
+  /** Extra tools served next to a syndicate's ask tool, e.g. its memory tools bound to its silo. */
+  toolsFor?(syndicate: CompiledSyndicate): readonly AnyTool[];
+  /** Reported as serverInfo.version. */
+  version: string;
+}
+
+/** `ask_council` -> `council_`: the prefix of a syndicate's extra tools when several syndicates share a server. */
+function extraToolPrefix(askName: string): string {
+  return `${askName.slice(ASK_PREFIX.length)}_`;
+}
+
+/**
+ * Every tool the server offers, in order: each syndicate's ask tool, then its extra tools. With
+ * one syndicate the extra tools keep their names (memory_search); with several, each syndicate's
+ * are prefixed with its name (council_memory_search), since each is bound to its own silo.
+ * Throws when two tools would still share a name (MCP tool names must be unique).
+ */
+export function syndicateServerTools(options: SyndicateServerOptions): AnyTool[] {
+  const tools = new Map<string, { tool: AnyTool; owner: string }>();
+  const prefixed = options.syndicates.length > 1;
+  for (const served of options.syndicates) {
+    const owner = served.syndicate.name;
+    const ask = askTool(served);
+    const extra = (options.toolsFor?.(served.syndicate) ?? []).map((tool) => (prefixed ? { ...tool, name: `${extraToolPrefix(ask.name)}${tool.name}` } : tool));
+    for (const tool of [ask, ...extra]) {
+      const taken = tools.get(tool.name);
+      if (taken) {
+        throw new Error(`the syndicates '${taken.owner}' and '${owner}' would both serve a tool named '${tool.name}': rename one (syndicate_name) or serve them from separate \`syndicate mcp\` processes`);
+      }
+      tools.set(tool.name, { tool, owner });
+    }
+  }
+  return [...tools.values()].map(({ tool }) => tool);
+}
+
+/**
+ * A factory of MCP server instances: the SDK's serving entries build one per stdio connection
+ * and one per HTTP request or session. The tools are built once and shared by every instance.
+ */
+export function syndicateServerFactory(options: SyndicateServerOptions): McpServerFactory {
+  const tools = syndicateServerTools(options);
+  return () => {
+    const server = new McpServer({ name: 'syndicate', version: options.version }, { capabilities: { tools: {} } });
+    for (const tool of tools) registerTool(server, tool);
+    return server;
+  };
+}

@@ -1,0 +1,5 @@
+// A refusal the caller can act on (bad path, oversized document, malformed frontmatter, bad import
+// entry). Tools hand its message to the model; anything else thrown is a bug.
+export class DocumentError extends Error {
+  override readonly name = 'DocumentError';
+}

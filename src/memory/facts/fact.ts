@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { FACT_TAGS, type FactRecord } from '../../store/facts.js';
+
+// The shapes facts take outside the store: what an extraction model returns, what `remember`
+// accepts, and a stored fact as memory tools and exports show it.
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export const FactTagSchema = z.enum(FACT_TAGS);
+// null first: the scripted model fills a schema with its first option, and a placeholder string is no date.
+const DateSchema = z.union([z.null(), z.string().regex(ISO_DATE, 'a date as YYYY-MM-DD')]);
+const KeysSchema = z.array(z.string().trim().min(1)).min(1).max(5);
+
+/** One fact as the extraction model reports it. */
+export const ExtractedFactSchema = z.object({
+  text: z.string().trim().min(1).describe('The fact as one self-contained sentence, with absolute dates and units exactly as said.'),
+  tag: FactTagSchema,
+  date: DateSchema.describe('The day the fact is about as YYYY-MM-DD, or null.'),
+  source: z.string().trim().min(1).describe("Who asserted it: 'user' or the agent's name."),
+  keys: KeysSchema.describe('1-5 lower-case entity keys (people, places, things, topics) the fact is about.'),
+  turn: z.string().min(1).describe('The id of the turn the fact comes from.'),
+});
+export type ExtractedFact = z.infer<typeof ExtractedFactSchema>;
+
+export const ExtractionSchema = z.object({ facts: z.array(ExtractedFactSchema) });
+
+/** What `remember` takes: a fact stated directly rather than distilled from a conversation. */
+export const RememberSchema = z.object({
+  text: z.string().trim().min(1),
+  tag: FactTagSchema.default('FACT'),
+  date: DateSchema.default(null),
+  source: z.string().trim().min(1).default('user'),
+  keys: KeysSchema,
+});
+export type RememberInput = z.input<typeof RememberSchema>;
+
+/** A stored fact, as tools and exports present it. */
+export const FactSchema = z.object({
+  id: z.string(),
+  silo: z.string(),
+  text: z.string(),
+  tag: FactTagSchema,
+  date: DateSchema,
+  source: z.string(),
+  keys: z.array(z.string()),
+  status: z.enum(['active', 'superseded']),
+  supersededBy: z.string().nullable(),
+  provenance: z.object({ sessionId: z.string(), turnId: z.string() }).nullable(),
+  embeddingModel: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type Fact = z.infer<typeof FactSchema>;
+
+// The store's record and this schema describe one shape: a change to either fails to compile here.
+const sameShape: [FactRecord, Fact] extends [Fact, FactRecord] ? true : never = true;
+void sameShape;

@@ -1,0 +1,106 @@
+import type { FactRecord, FactStore, ScoredFact } from '../../store/facts.js';
+import type { Embedder } from '../embeddings/embedder.js';
+
+// Hybrid recall: nearest vectors and full-text matches, merged, then re-ranked by how well the
+// fact fits the query (key overlap, date) and whether it still holds (status, recency).
+
+export interface RecallSource {
+  facts: FactStore;
+  embedder: Embedder;
+  silo: string;
+}
+
+export interface RecallOptions {
+  /** How many facts to return (default 10). */
+  limit?: number;
+  /** The day the question is about (YYYY-MM-DD); dates written in the query count too. */
+  date?: string;
+  signal?: AbortSignal;
+  /** For recency; defaults to Date.now(). */
+  now?: number;
+}
+
+export interface RecalledFact {
+  fact: FactRecord;
+  score: number;
+  /** False for a superseded fact: history, never the current answer. */
+  current: boolean;
+  /** For a superseded fact, the correction that replaced it (when it still exists). */
+  correction?: FactRecord;
+}
+
+export const DEFAULT_RECALL_LIMIT = 10;
+// Each search contributes this many candidates to the merge, enough to re-rank a top 10.
+const CANDIDATES = 40;
+const WEIGHTS = { vector: 0.55, text: 0.25, keys: 0.12, date: 0.05, recency: 0.03 };
+// A superseded fact keeps its place in the list as history, below the facts that hold now.
+const SUPERSEDED_FACTOR = 0.5;
+const RECENCY_DAYS = 90;
+const DAY_MS = 86_400_000;
+const WORD = /[\p{L}\p{N}]+/gu;
+const DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
+
+interface Candidate {
+  fact: FactRecord;
+  vector: number;
+  text: number;
+}
+
+function words(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(WORD) ?? []);
+}
+
+/** The share of the fact's keys named in the query (every word of a multi-word key). */
+function keyOverlap(keys: readonly string[], query: ReadonlySet<string>): number {
+  if (keys.length === 0) return 0;
+  const named = keys.filter((key) => [...words(key)].every((word) => query.has(word)));
+  return named.length / keys.length;
+}
+
+function merge(vectorHits: readonly ScoredFact[], textHits: readonly ScoredFact[]): Map<string, Candidate> {
+  const candidates = new Map<string, Candidate>();
+  for (const { fact, score } of vectorHits) candidates.set(fact.id, { fact, vector: Math.max(0, score), text: 0 });
+  // BM25 has no fixed scale: normalised by the best match of this query.
+  const best = Math.max(0, ...textHits.map((hit) => hit.score));
+  for (const { fact, score } of textHits) {
+    const text = best > 0 ? score / best : 0;
+    const known = candidates.get(fact.id);
+    if (known) known.text = text;
+    else candidates.set(fact.id, { fact, vector: 0, text });
+  }
+  return candidates;
+}
+
+export async function recallFacts(source: RecallSource, query: string, options: RecallOptions = {}): Promise<RecalledFact[]> {
+  const { facts, embedder, silo } = source;
+  const limit = options.limit ?? DEFAULT_RECALL_LIMIT;
+  const now = options.now ?? Date.now();
+  const [embedding] = await embedder.embed([query], options.signal);
+  const [vectorHits, textHits] = await Promise.all([
+    facts.searchVectors(silo, { embedding: embedding!, embeddingModel: embedder.model, limit: CANDIDATES }),
+    facts.searchText(silo, query, CANDIDATES),
+  ]);
+  const queryWords = words(query);
+  const dates = new Set([...(query.match(DATE) ?? []), ...(options.date ? [options.date] : [])]);
+  const ranked = [...merge(vectorHits, textHits).values()]
+    .map(({ fact, vector, text }) => {
+      const current = fact.status === 'active';
+      const ageDays = Math.max(0, now - fact.createdAt) / DAY_MS;
+      const score =
+        WEIGHTS.vector * vector +
+        WEIGHTS.text * text +
+        WEIGHTS.keys * keyOverlap(fact.keys, queryWords) +
+        WEIGHTS.date * (fact.date !== null && dates.has(fact.date) ? 1 : 0) +
+        WEIGHTS.recency * Math.exp(-ageDays / RECENCY_DAYS);
+      return { fact, current, score: current ? score : score * SUPERSEDED_FACTOR };
+    })
+    .sort((a, b) => b.score - a.score || b.fact.createdAt - a.fact.createdAt)
+    .slice(0, limit);
+  return Promise.all(
+    ranked.map(async (hit): Promise<RecalledFact> => {
+      if (hit.current || hit.fact.supersededBy === null) return hit;
+      const correction = ranked.find((other) => other.fact.id === hit.fact.supersededBy)?.fact ?? (await facts.getFact(silo, hit.fact.supersededBy));
+      return correction ? { ...hit, correction } : hit;
+    }),
+  );
+}

@@ -1,0 +1,142 @@
+// Long-term facts: the storage side of memory. Every method names exactly one silo and refuses
+// a call without a valid one (assertSilo), so no read or write can cross users. Async throughout so
+// PostgreSQL + pgvector can implement it unchanged; test/store/factsConformance.ts runs against every
+// implementation.
+
+export const FACT_TAGS = ['FACT', 'PREFERENCE', 'DECISION', 'ACTION', 'CONTEXT', 'INSIGHT', 'CORRECTION', 'EPISODE'] as const;
+export type FactTag = (typeof FACT_TAGS)[number];
+
+export type FactStatus = 'active' | 'superseded';
+
+/** Where a fact was learnt: a turn of a session; null for a fact remembered outside a conversation. */
+export interface FactProvenance {
+  sessionId: string;
+  turnId: string;
+}
+
+export interface FactRecord {
+  id: string;
+  silo: string;
+  text: string;
+  tag: FactTag;
+  /** The day the fact is about (YYYY-MM-DD), when it has one. */
+  date: string | null;
+  /** Who asserted it: 'user' or an agent's name. */
+  source: string;
+  /** 1-5 entity keys, lower-cased. */
+  keys: string[];
+  status: FactStatus;
+  /** The correction that retired this fact; null while it is active. */
+  supersededBy: string | null;
+  provenance: FactProvenance | null;
+  /** The model that produced the fact's stored vector. */
+  embeddingModel: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface NewFact {
+  text: string;
+  tag: FactTag;
+  date: string | null;
+  source: string;
+  keys: readonly string[];
+  provenance: FactProvenance | null;
+  embedding: Float32Array;
+  embeddingModel: string;
+  /** Defaults to now; ingestion passes the time of the turn the fact came from. */
+  createdAt?: number;
+}
+
+export interface VectorQuery {
+  embedding: Float32Array;
+  /** The model that embedded the query: it must be the silo's. */
+  embeddingModel: string;
+  limit: number;
+  tag?: FactTag;
+  /** Only active facts (dedup and supersession probes). */
+  activeOnly?: boolean;
+}
+
+export interface ScoredFact {
+  fact: FactRecord;
+  /**
+   * Vector search: cosine similarity (1 = same direction). Text search: a positive relevance
+   * (BM25 negated), comparable only within one result list.
+   */
+  score: number;
+}
+
+export interface ListFactsOptions {
+  status?: FactStatus;
+  limit?: number;
+}
+
+export interface SiloSummary {
+  silo: string;
+  facts: number;
+  active: number;
+  embeddingModel: string;
+}
+
+// Words that match most of a silo and so rank nothing, while full-text search pays for every fact
+// they match: English function words, and "user", which every extracted fact begins with (the
+// extraction prompt names the subject "The user").
+const UNRANKED_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it its ' +
+    'me my no not of on or our she so than that the their them then there they this to was we were what when where which ' +
+    'who whom why will with would you your user users'
+  ).split(' '),
+);
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** The distinct words of a full-text query that can rank a fact: every implementation matches any of them. */
+export function rankingWords(text: string): string[] {
+  return [...new Set(text.toLowerCase().match(WORD) ?? [])].filter((word) => !UNRANKED_WORDS.has(word));
+}
+
+/** A query or write whose embedding model differs from the one the silo's vectors came from. */
+export class EmbeddingModelMismatchError extends Error {
+  constructor(
+    readonly silo: string,
+    readonly storedModel: string,
+    readonly requestedModel: string,
+  ) {
+    super(
+      `silo '${silo}' holds vectors from embedding model '${storedModel}', but this call uses '${requestedModel}'; ` +
+        `run \`syndicate memory reembed --silo ${silo}\` to re-embed the silo with the configured model`,
+    );
+    this.name = 'EmbeddingModelMismatchError';
+  }
+}
+
+export interface FactStore {
+  /** Stores a fact as active. The silo's first fact fixes its embedding model; a different model is an EmbeddingModelMismatchError. */
+  insertFact(silo: string, fact: NewFact): Promise<FactRecord>;
+  getFact(silo: string, id: string): Promise<FactRecord | undefined>;
+  /** Newest first. */
+  listFacts(silo: string, options?: ListFactsOptions): Promise<FactRecord[]>;
+  /** Nearest facts by cosine similarity, best first. */
+  searchVectors(silo: string, query: VectorQuery): Promise<ScoredFact[]>;
+  /** Full-text matches of any of the text's rankingWords, best first. */
+  searchText(silo: string, text: string, limit: number): Promise<ScoredFact[]>;
+  /** Marks active facts superseded by `correctionId`; returns how many changed. Never deletes. */
+  supersedeFacts(silo: string, ids: readonly string[], correctionId: string): Promise<number>;
+  /** Deletes the fact, its vector and its text index entry. Returns false when there was none. */
+  deleteFact(silo: string, id: string): Promise<boolean>;
+  /** Deletes every fact, vector, index entry and ingestion mark of the silo; returns the number of facts deleted. */
+  purgeSilo(silo: string): Promise<number>;
+  listSilos(): Promise<SiloSummary[]>;
+  /** The model of the silo's vectors; undefined for a silo without facts. */
+  siloEmbeddingModel(silo: string): Promise<string | undefined>;
+  /**
+   * Replaces every vector of the silo with one from `embeddingModel`, atomically: `embeddings`
+   * must hold one vector per fact of the silo, by fact id.
+   */
+  replaceEmbeddings(silo: string, embeddingModel: string, embeddings: ReadonlyMap<string, Float32Array>): Promise<void>;
+  /** The seq of the last session event already ingested into the silo; 0 when none. */
+  ingestedThrough(silo: string, sessionId: string): Promise<number>;
+  setIngestedThrough(silo: string, sessionId: string, seq: number): Promise<void>;
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { agent, collect, compile, ofType, recordCalls, tempDbPath, turnEnd, type ModelCall } from '../runtime/fixtures.js';
+
+// The runtime side of ask_user: a turn that ends waiting for the user's answer.
+
+const QUESTION = 'Which city should the offsite be in?';
+
+function planner() {
+  return agent('Planner', {
+    tools: ['ask_user'],
+    script: [
+      { match: 'plan an offsite', tool_calls: [{ tool: 'ask_user', args: { question: QUESTION } }] },
+      { match: 'lisbon', reply: 'Lisbon it is: three days, twelve people.' },
+    ],
+  });
+}
+
+describe('ask_user', () => {
+  it('ends the turn waiting for input, with the question as its output', async () => {
+    const events = await collect(compile(planner()), { input: 'Please plan an offsite' });
+
+    expect(turnEnd(events)).toMatchObject({ status: 'input-required', output: QUESTION });
+    expect(turnEnd(events).error).toBeUndefined();
+    expect(ofType(events, 'error')).toEqual([]);
+  });
+
+  it('stores the question as the agent message, so the answer turn sees what was asked', async () => {
+    const calls: ModelCall[] = [];
+    const compiled = compile(planner(), { resolveModel: recordCalls(calls) });
+    const store = openSqliteStore(tempDbPath());
+
+    await collect(compiled, { input: 'Please plan an offsite', sessionId: 's1', store });
+    const answer = await collect(compiled, { input: 'Lisbon', sessionId: 's1', store });
+
+    expect(turnEnd(answer)).toMatchObject({ status: 'completed', output: 'Lisbon it is: three days, twelve people.' });
+    const prompt = JSON.stringify(calls[calls.length - 1]?.options.prompt);
+    expect(prompt).toContain(QUESTION);
+    await store.close();
+  });
+
+  it('comes back to the model as an error result when the question is empty, and the turn goes on', async () => {
+    const root = agent('Planner', { tools: ['ask_user'], script: [{ match: 'go', tool_calls: [{ tool: 'ask_user', args: { question: '  ' } }] }, { reply: 'I will decide myself.' }] });
+
+    const events = await collect(compile(root), { input: 'go' });
+
+    expect(ofType(events, 'tool-result')[0]).toMatchObject({ tool: 'ask_user', isError: true });
+    expect(turnEnd(events)).toMatchObject({ status: 'completed', output: 'I will decide myself.' });
+  });
+});

@@ -1,0 +1,194 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH, Role, TaskState, type AgentCard, type Message, type Part, type Task } from '@a2a-js/sdk';
+import {
+  AgentEvent,
+  DefaultExecutionEventBusManager,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  UnauthenticatedUser,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from '@a2a-js/sdk/server';
+import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
+
+// A remote A2A agent for the client's tests, built only from the SDK's own server pieces and a
+// tiny executor: never from our server, so the client is checked against the SDK's reading of
+// the protocol. Each request's text is answered by the test's `reply` function.
+
+export type Binding = 'JSONRPC' | 'HTTP+JSON';
+
+/** What the remote agent does with one message: answer, report progress, ask for input or hang. */
+export type RemoteStep =
+  | { kind: 'answer'; progress?: string[]; chunks: string[] }
+  | { kind: 'ask'; question: string }
+  | { kind: 'fail'; reason: string }
+  | { kind: 'hang' };
+
+export interface ReceivedMessage {
+  text: string;
+  taskId: string;
+  contextId: string;
+  /** The task the client continued (its taskId), if any. */
+  continuedTaskId: string;
+  authorization: string | undefined;
+}
+
+export interface RemoteServerOptions {
+  name?: string;
+  description?: string;
+  bindings?: readonly Binding[];
+  streaming?: boolean;
+  /** A bearer token every A2A request (not the card) must carry. */
+  token?: string;
+  /** The first this many card requests answer 503, as an agent that is still starting would. */
+  cardFailures?: number;
+  reply: (text: string, received: readonly ReceivedMessage[]) => RemoteStep;
+}
+
+export interface RemoteServer {
+  /** The agent card URL. */
+  cardUrl: string;
+  baseUrl: string;
+  received: ReceivedMessage[];
+  /** Ids of tasks the client cancelled. */
+  cancelled: string[];
+  /** Resolves when a request reaches a `hang` step. */
+  hanging: Promise<void>;
+  stop(): Promise<void>;
+}
+
+function textPart(text: string): Part {
+  return { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
+}
+
+function agentMessage(text: string, taskId: string, contextId: string): Message {
+  return { messageId: crypto.randomUUID(), contextId, taskId, role: Role.ROLE_AGENT, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] };
+}
+
+function textOf(message: Message): string {
+  return message.parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
+}
+
+function publishState(bus: ExecutionEventBus, taskId: string, contextId: string, state: TaskState, text?: string): void {
+  const message = text === undefined ? undefined : agentMessage(text, taskId, contextId);
+  bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata: undefined }));
+}
+
+function createExecutor(options: RemoteServerOptions, server: { received: ReceivedMessage[]; cancelled: string[]; onHang: () => void }, authorizations: Map<string, string | undefined>): AgentExecutor {
+  const hung = new Map<string, { contextId: string; release: () => void }>();
+  return {
+    async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
+      const { taskId, contextId } = context;
+      const text = textOf(context.userMessage);
+      server.received.push({ text, taskId, contextId, continuedTaskId: context.userMessage.taskId, authorization: authorizations.get(context.userMessage.messageId) });
+      const submitted = { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() };
+      const task: Task = context.task ? { ...context.task, status: submitted } : { id: taskId, contextId, status: submitted, artifacts: [], history: [context.userMessage], metadata: undefined };
+      bus.publish(AgentEvent.task(task));
+      const step = options.reply(text, server.received);
+      if (step.kind === 'ask') return publishState(bus, taskId, contextId, TaskState.TASK_STATE_INPUT_REQUIRED, step.question);
+      if (step.kind === 'fail') return publishState(bus, taskId, contextId, TaskState.TASK_STATE_FAILED, step.reason);
+      if (step.kind === 'hang') {
+        publishState(bus, taskId, contextId, TaskState.TASK_STATE_WORKING, 'Thinking hard.');
+        await new Promise<void>((release) => {
+          hung.set(taskId, { contextId, release });
+          server.onHang();
+        });
+        return;
+      }
+      for (const progress of step.progress ?? []) publishState(bus, taskId, contextId, TaskState.TASK_STATE_WORKING, progress);
+      const artifactId = crypto.randomUUID();
+      step.chunks.forEach((chunk, index) => {
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: { artifactId, name: 'answer', description: '', parts: [textPart(chunk)], metadata: undefined, extensions: [] },
+            append: index > 0,
+            lastChunk: index === step.chunks.length - 1,
+            metadata: undefined,
+          }),
+        );
+      });
+      publishState(bus, taskId, contextId, TaskState.TASK_STATE_COMPLETED);
+    },
+
+    async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+      server.cancelled.push(taskId);
+      const task = hung.get(taskId);
+      if (!task) return;
+      hung.delete(taskId);
+      publishState(bus, taskId, task.contextId, TaskState.TASK_STATE_CANCELED, 'Cancelled by the client.');
+      task.release();
+    },
+  };
+}
+
+function cardOf(options: RemoteServerOptions, baseUrl: string): AgentCard {
+  const bindings = options.bindings ?? ['JSONRPC'];
+  const paths: Record<Binding, string> = { JSONRPC: '/jsonrpc', 'HTTP+JSON': '/rest' };
+  return {
+    name: options.name ?? 'Weather Service',
+    description: options.description ?? 'Forecasts the weather for any city.',
+    supportedInterfaces: bindings.map((binding) => ({ url: `${baseUrl}${paths[binding]}`, protocolBinding: binding, tenant: '', protocolVersion: A2A_PROTOCOL_VERSION })),
+    provider: undefined,
+    version: '1.0.0',
+    capabilities: { streaming: options.streaming ?? true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [],
+    signatures: [],
+  };
+}
+
+export async function startRemoteServer(options: RemoteServerOptions): Promise<RemoteServer> {
+  const app = express();
+  const http: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  let onHang: () => void = () => undefined;
+  const hanging = new Promise<void>((resolve) => (onHang = resolve));
+  const state = { received: [] as ReceivedMessage[], cancelled: [] as string[], onHang: () => onHang() };
+  // The executor sees messages, not HTTP requests: the Authorization each message came with is
+  // noted by its message id on the way in.
+  const authorizations = new Map<string, string | undefined>();
+  const card = cardOf(options, baseUrl);
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), createExecutor(options, state, authorizations), new DefaultExecutionEventBusManager());
+  const userBuilder = async () => new UnauthenticatedUser();
+  let cardFailures = options.cardFailures ?? 0;
+  app.use(`/${AGENT_CARD_PATH}`, (_req, res, next) => {
+    if (cardFailures-- <= 0) return next();
+    res.status(503).json({ error: 'starting up' });
+  });
+  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
+  app.use(express.json({ type: ['application/json', 'application/a2a+json'] }), (req, res, next) => {
+    const authorization = req.header('authorization');
+    if (options.token !== undefined && authorization !== `Bearer ${options.token}`) {
+      res.status(401).json({ error: 'missing or wrong bearer token' });
+      return;
+    }
+    const body = req.body as { params?: { message?: { messageId?: string } }; message?: { messageId?: string } } | undefined;
+    const id = body?.params?.message?.messageId ?? body?.message?.messageId;
+    if (id) authorizations.set(id, authorization);
+    next();
+  });
+  app.use('/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder }));
+  app.use('/rest', restHandler({ requestHandler: handler, userBuilder }));
+  return {
+    cardUrl: `${baseUrl}/${AGENT_CARD_PATH}`,
+    baseUrl,
+    received: state.received,
+    cancelled: state.cancelled,
+    hanging,
+    stop: () =>
+      new Promise((resolve, reject) => {
+        http.closeAllConnections();
+        http.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,170 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { reembedSilo } from '../../../src/memory/facts/reembedSilo.js';
+import type { FactStore } from '../../../src/store/facts.js';
+import type { SqliteStore } from '../../../src/store/sqlite/index.js';
+import type { ToolContext } from '../../../src/tools/tool.js';
+import { fakeEmbedder } from '../fakeEmbedder.js';
+import { memoryOn, tempStore } from './helpers.js';
+
+const CTX: ToolContext = { agent: 'Assistant', turnId: 't', sessionId: 's', signal: new AbortController().signal };
+
+let store: SqliteStore;
+
+beforeEach(() => {
+  store = tempStore();
+});
+
+afterEach(async () => {
+  await store.close();
+});
+
+describe('remembering facts', () => {
+  it('stores a new fact as active', async () => {
+    const outcome = await memoryOn(store).remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    expect(outcome).toMatchObject({ kind: 'stored', fact: { text: 'The user lives in Paris.', tag: 'FACT', status: 'active', source: 'user' }, warnings: [] });
+  });
+
+  it('drops a restatement of an active fact with the same tag', async () => {
+    const memory = memoryOn(store);
+    const first = await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    const again = await memory.remember({ text: 'the user LIVES in Paris', keys: ['paris'] });
+    expect(again).toMatchObject({ kind: 'duplicate', of: { id: first.kind === 'stored' ? first.fact.id : '' } });
+    expect(await store.facts.listFacts(memory.silo)).toHaveLength(1);
+  });
+
+  it('keeps the same words under another tag', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    expect(await memory.remember({ text: 'The user lives in Paris.', tag: 'PREFERENCE', keys: ['home'] })).toMatchObject({ kind: 'stored' });
+  });
+
+  it('keeps a near restatement below the configured threshold', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.999 });
+    await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    expect(await memory.remember({ text: 'The user lives in Paris now.', keys: ['home'] })).toMatchObject({ kind: 'stored' });
+  });
+
+  it('stores the fact anyway, with a warning, when the duplicate check fails', async () => {
+    const failing: FactStore = { ...store.facts, searchVectors: () => Promise.reject(new Error('disk I/O error')) };
+    const memory = memoryOn(store, { store: { facts: failing, readEvents: store.readEvents } });
+    const outcome = await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    expect(outcome).toMatchObject({ kind: 'stored', warnings: [expect.stringMatching(/duplicate check for "The user lives in Paris\." failed \(disk I\/O error\); the fact was stored anyway/)] });
+    expect(await store.facts.listFacts(memory.silo)).toHaveLength(1);
+  });
+
+  it('refuses a fact without keys or with more than five', async () => {
+    const memory = memoryOn(store);
+    await expect(memory.remember({ text: 'x', keys: [] })).rejects.toThrow(/^cannot remember this fact: keys: Too small/);
+    await expect(memory.remember({ text: 'x', keys: ['a', 'b', 'c', 'd', 'e', 'f'] })).rejects.toThrow(/^cannot remember this fact: keys: Too big/);
+  });
+});
+
+describe('corrections', () => {
+  it('retire a similar active fact sharing a key, linking it to the correction and keeping it', async () => {
+    const memory = memoryOn(store);
+    const old = await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    const correction = await memory.remember({ text: 'Correction: the user lives in Berlin.', tag: 'CORRECTION', keys: ['home'] });
+    expect(correction).toMatchObject({ kind: 'stored', superseded: [old.kind === 'stored' && old.fact.id] });
+    const retired = await store.facts.getFact(memory.silo, old.kind === 'stored' ? old.fact.id : '');
+    expect(retired).toMatchObject({ status: 'superseded', supersededBy: correction.kind === 'stored' && correction.fact.id });
+  });
+
+  it('leave a similar fact that shares no key', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    expect(await memory.remember({ text: 'The user lives in Berlin.', tag: 'CORRECTION', keys: ['office'] })).toMatchObject({ superseded: [] });
+  });
+
+  it('leave a dissimilar fact that shares a key', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'Rent is due monthly.', keys: ['home'] });
+    expect(await memory.remember({ text: 'The user lives in Berlin.', tag: 'CORRECTION', keys: ['home'] })).toMatchObject({ superseded: [] });
+  });
+
+  it('retire an earlier correction when corrected again', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    const berlin = await memory.remember({ text: 'Correction: the user lives in Berlin.', tag: 'CORRECTION', keys: ['home'] });
+    await memory.remember({ text: 'Correction: the user lives in Madrid.', tag: 'CORRECTION', keys: ['home'] });
+    const active = await store.facts.listFacts(memory.silo, { status: 'active' });
+    expect(active.map((fact) => fact.text)).toEqual(['Correction: the user lives in Madrid.']);
+    expect(berlin.kind).toBe('stored');
+  });
+});
+
+describe('recall', () => {
+  it('returns the correction as current and the original as superseded, below it, naming its replacement', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    await memory.remember({ text: 'Correction: the user lives in Berlin.', tag: 'CORRECTION', keys: ['home'] });
+    const recalled = await memory.recall('Where does the user live?');
+    expect(recalled.map((hit) => [hit.fact.text, hit.current])).toEqual([
+      ['Correction: the user lives in Berlin.', true],
+      ['The user lives in Paris.', false],
+    ]);
+    expect(recalled[1]!.correction?.text).toBe('Correction: the user lives in Berlin.');
+  });
+
+  it('finds a fact by a word only full-text search can match', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user is allergic to penicillin.', keys: ['allergy'] });
+    await memory.remember({ text: 'The user likes jazz.', keys: ['music'] });
+    const [top] = await memory.recall('penicillin');
+    expect(top?.fact.text).toBe('The user is allergic to penicillin.');
+  });
+
+  it('ranks a fact whose keys the query names above one that only shares words', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user visits the dentist every spring.', keys: ['dentist'] });
+    await memory.remember({ text: 'The user visits the museum every spring.', keys: ['museum'] });
+    expect((await memory.recall('museum visits every spring'))[0]?.fact.text).toBe('The user visits the museum every spring.');
+  });
+
+  it('ranks a fact about the asked date first among equals', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user has a meeting.', keys: ['meeting'], date: '2026-03-02' });
+    await memory.remember({ text: 'The user has a meeting!', tag: 'EPISODE', keys: ['meeting'], date: '2026-03-05' });
+    expect((await memory.recall('meeting on 2026-03-05'))[0]?.fact.date).toBe('2026-03-05');
+    expect((await memory.recall('meeting', { date: '2026-03-02' }))[0]?.fact.date).toBe('2026-03-02');
+  });
+
+  it('returns the top 10 by default and as many as asked', async () => {
+    const memory = memoryOn(store);
+    for (let i = 0; i < 14; i++) await memory.remember({ text: `The user owns book number ${i} about gardens.`, keys: [`book ${i}`] });
+    expect(await memory.recall('books about gardens')).toHaveLength(10);
+    expect(await memory.recall('books about gardens', { limit: 3 })).toHaveLength(3);
+  });
+
+  it('never returns facts of another silo', async () => {
+    await memoryOn(store, { silo: 'assistant--alice' }).remember({ text: 'Alice lives in Paris.', keys: ['home'] });
+    expect(await memoryOn(store, { silo: 'assistant--bob' }).recall('Who lives in Paris?')).toEqual([]);
+  });
+
+  it('refuses to query a silo embedded with another model, saying how to re-embed it', async () => {
+    await memoryOn(store).remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    await expect(memoryOn(store, { embedder: fakeEmbedder(256, 'other') }).recall('Paris')).rejects.toThrow(/syndicate memory reembed --silo assistant--local/);
+  });
+});
+
+describe('re-embedding', () => {
+  it('moves a silo to a new embedding model, after which recall with it works', async () => {
+    await memoryOn(store).remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    const next = fakeEmbedder(128, 'next-model');
+    expect(await reembedSilo(store.facts, next, 'assistant--local')).toBe(1);
+    expect((await memoryOn(store, { embedder: next }).recall('Paris'))[0]?.fact.embeddingModel).toBe('next-model');
+  });
+});
+
+describe('the load_memory tool', () => {
+  it('answers a query with recalled facts as labelled reference data', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    const tool = memory.loadMemoryTool();
+    const output = await tool.execute(tool.inputSchema.parse({ query: 'Where does the user live?' }), CTX);
+    expect(output).toMatch(/^<memory_reference>\n.*reference data, not instructions.*\n- \[current\] The user lives in Paris\./);
+  });
+
+  it('rejects an empty query through its input schema', () => {
+    expect(memoryOn(store).loadMemoryTool().inputSchema.safeParse({ query: ' ' }).success).toBe(false);
+  });
+});

@@ -1,0 +1,265 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EmbeddingModelMismatchError, type FactStore, type NewFact } from '../../src/store/facts.js';
+import type { Store } from '../../src/store/store.js';
+import { fakeEmbedder } from '../memory/fakeEmbedder.js';
+
+// The behaviour every FactStore must show, written against the Store interface so the PostgreSQL
+// implementation runs it unchanged. `open` returns a store over the same persistent data each
+// time; every test uses fresh silos, so data left by earlier tests does no harm.
+
+const embedder = fakeEmbedder();
+
+function freshSilo(): string {
+  return `silo-${randomUUID()}`;
+}
+
+async function newFact(text: string, overrides: Partial<NewFact> = {}): Promise<NewFact> {
+  const [embedding] = await embedder.embed([text]);
+  return {
+    text,
+    tag: 'FACT',
+    date: null,
+    source: 'user',
+    keys: ['home'],
+    provenance: { sessionId: 'session-1', turnId: 'turn-1' },
+    embedding: embedding!,
+    embeddingModel: embedder.model,
+    ...overrides,
+  };
+}
+
+export function describeFactStoreConformance(name: string, open: () => Promise<Store>, cleanup?: () => Promise<void>): void {
+  describe(`FactStore conformance: ${name}`, () => {
+    let store: Store;
+    let facts: FactStore;
+
+    beforeEach(async () => {
+      store = await open();
+      facts = store.facts;
+    });
+
+    afterEach(async () => {
+      await store.close();
+    });
+
+    if (cleanup) afterAll(cleanup);
+
+    it('stores a fact as active and reads it back with every field', async () => {
+      const silo = freshSilo();
+      const stored = await facts.insertFact(silo, await newFact('The user lives in Paris.', { date: '2026-03-01', keys: ['Home', 'paris'], createdAt: 1_700_000_000_000 }));
+      expect(stored).toStrictEqual({
+        id: stored.id,
+        silo,
+        text: 'The user lives in Paris.',
+        tag: 'FACT',
+        date: '2026-03-01',
+        source: 'user',
+        keys: ['home', 'paris'],
+        status: 'active',
+        supersededBy: null,
+        provenance: { sessionId: 'session-1', turnId: 'turn-1' },
+        embeddingModel: 'fake-bow-256',
+        createdAt: 1_700_000_000_000,
+        updatedAt: stored.updatedAt,
+      });
+      expect(await facts.getFact(silo, stored.id)).toStrictEqual(stored);
+    });
+
+    it('refuses every call without a valid silo', async () => {
+      await expect(facts.insertFact('', await newFact('x'))).rejects.toThrow(/valid silo id is required/);
+      await expect(facts.listFacts(undefined as unknown as string)).rejects.toThrow(/valid silo id is required/);
+      await expect(facts.searchText('a b', 'x', 5)).rejects.toThrow(/valid silo id is required/);
+      await expect(facts.purgeSilo('../other')).rejects.toThrow(/valid silo id is required/);
+    });
+
+    it('finds facts by vector similarity, nearest first, with cosine similarity as the score', async () => {
+      const silo = freshSilo();
+      await facts.insertFact(silo, await newFact('The user lives in Paris.'));
+      await facts.insertFact(silo, await newFact('The user owns a red bicycle.'));
+      const [query] = await embedder.embed(['Where does the user live? Paris?']);
+      const found = await facts.searchVectors(silo, { embedding: query!, embeddingModel: embedder.model, limit: 2 });
+      expect(found.map((hit) => hit.fact.text)).toEqual(['The user lives in Paris.', 'The user owns a red bicycle.']);
+      expect(found[0]!.score).toBeGreaterThan(found[1]!.score);
+      expect(found[0]!.score).toBeLessThanOrEqual(1);
+    });
+
+    it('gives an identical text a vector similarity of 1', async () => {
+      const silo = freshSilo();
+      const fact = await newFact('The user lives in Paris.');
+      await facts.insertFact(silo, fact);
+      const [hit] = await facts.searchVectors(silo, { embedding: fact.embedding, embeddingModel: embedder.model, limit: 1 });
+      expect(hit!.score).toBeCloseTo(1, 5);
+    });
+
+    it('filters vector search by tag and by active status', async () => {
+      const silo = freshSilo();
+      const old = await facts.insertFact(silo, await newFact('The user lives in Paris.'));
+      await facts.insertFact(silo, await newFact('The user prefers living in Paris.', { tag: 'PREFERENCE' }));
+      const correction = await facts.insertFact(silo, await newFact('The user lives in Berlin now.', { tag: 'CORRECTION' }));
+      await facts.supersedeFacts(silo, [old.id], correction.id);
+      const [query] = await embedder.embed(['The user lives in Paris.']);
+      const search = (options: { tag?: 'FACT' | 'PREFERENCE'; activeOnly?: boolean }) =>
+        facts.searchVectors(silo, { embedding: query!, embeddingModel: embedder.model, limit: 10, ...options }).then((hits) => hits.map((hit) => hit.fact.text));
+      expect(await search({ tag: 'FACT' })).toEqual(['The user lives in Paris.']);
+      expect(await search({ tag: 'FACT', activeOnly: true })).toEqual([]);
+      expect(await search({ tag: 'PREFERENCE', activeOnly: true })).toEqual(['The user prefers living in Paris.']);
+    });
+
+    it('finds facts by any word of the query in their text or keys, best match first', async () => {
+      const silo = freshSilo();
+      await facts.insertFact(silo, await newFact('The user drinks green tea every morning.', { keys: ['tea'] }));
+      await facts.insertFact(silo, await newFact('The user lives in Paris.', { keys: ['home'] }));
+      await facts.insertFact(silo, await newFact('The meeting moved to Friday.', { keys: ['meeting'] }));
+      await facts.insertFact(silo, await newFact('The user drinks tea.', { keys: ['drinks'] }));
+      const found = await facts.searchText(silo, 'What tea in the morning?', 10);
+      expect(found.map((hit) => hit.fact.text)).toEqual(['The user drinks green tea every morning.', 'The user drinks tea.']);
+      expect(found[0]!.score).toBeGreaterThan(found[1]!.score);
+      expect((await facts.searchText(silo, 'home', 10)).map((hit) => hit.fact.text)).toEqual(['The user lives in Paris.']);
+    });
+
+    it('ignores words that would match most facts: function words and "user"', async () => {
+      const silo = freshSilo();
+      await facts.insertFact(silo, await newFact('The user is in the garden.'));
+      expect(await facts.searchText(silo, 'Where is the user?', 10)).toEqual([]);
+      expect(await facts.searchText(silo, 'the garden', 10)).toHaveLength(1);
+    });
+
+    it('reads FTS operators in a text query as plain words', async () => {
+      const silo = freshSilo();
+      await facts.insertFact(silo, await newFact('NEAR the AND gate, OR not.'));
+      expect(await facts.searchText(silo, 'NEAR( "AND" * OR -', 10)).toHaveLength(1);
+      expect(await facts.searchText(silo, '?!', 10)).toEqual([]);
+    });
+
+    it('never returns another silo’s facts from any read', async () => {
+      const mine = freshSilo();
+      const theirs = freshSilo();
+      const secret = await facts.insertFact(theirs, await newFact('The other user lives in Paris.'));
+      await facts.insertFact(mine, await newFact('I keep bees.', { keys: ['bees'] }));
+      expect(await facts.getFact(mine, secret.id)).toBeUndefined();
+      expect((await facts.listFacts(mine)).map((fact) => fact.text)).toEqual(['I keep bees.']);
+      expect(await facts.searchText(mine, 'Paris', 10)).toEqual([]);
+      const vectorHits = await facts.searchVectors(mine, { embedding: (await newFact('The other user lives in Paris.')).embedding, embeddingModel: embedder.model, limit: 10 });
+      expect(vectorHits.map((hit) => hit.fact.silo)).toEqual([mine]);
+      expect(await facts.deleteFact(mine, secret.id)).toBe(false);
+      expect(await facts.supersedeFacts(mine, [secret.id], 'x')).toBe(0);
+      expect((await facts.getFact(theirs, secret.id))?.status).toBe('active');
+    });
+
+    it('lists a silo’s facts newest first, optionally by status and with a limit', async () => {
+      const silo = freshSilo();
+      const first = await facts.insertFact(silo, await newFact('one', { createdAt: 1 }));
+      await facts.insertFact(silo, await newFact('two', { createdAt: 2 }));
+      const third = await facts.insertFact(silo, await newFact('three', { createdAt: 3 }));
+      await facts.supersedeFacts(silo, [first.id], third.id);
+      expect((await facts.listFacts(silo)).map((fact) => fact.text)).toEqual(['three', 'two', 'one']);
+      expect((await facts.listFacts(silo, { status: 'superseded' })).map((fact) => fact.text)).toEqual(['one']);
+      expect((await facts.listFacts(silo, { limit: 1 })).map((fact) => fact.text)).toEqual(['three']);
+    });
+
+    it('supersedes a fact by linking it to the correction, keeping it as history', async () => {
+      const silo = freshSilo();
+      const old = await facts.insertFact(silo, await newFact('The user lives in Paris.'));
+      const correction = await facts.insertFact(silo, await newFact('The user moved to Berlin.', { tag: 'CORRECTION' }));
+      expect(await facts.supersedeFacts(silo, [old.id], correction.id)).toBe(1);
+      const retired = await facts.getFact(silo, old.id);
+      expect(retired).toMatchObject({ status: 'superseded', supersededBy: correction.id, text: 'The user lives in Paris.' });
+      expect(retired!.updatedAt).toBeGreaterThanOrEqual(old.updatedAt);
+      expect(await facts.supersedeFacts(silo, [old.id], correction.id)).toBe(0);
+    });
+
+    it('deletes a fact with its vector and its text entry', async () => {
+      const silo = freshSilo();
+      const kept = await facts.insertFact(silo, await newFact('The user keeps bees.', { keys: ['bees'] }));
+      const gone = await facts.insertFact(silo, await newFact('The user lives in Paris.'));
+      expect(await facts.deleteFact(silo, gone.id)).toBe(true);
+      expect(await facts.getFact(silo, gone.id)).toBeUndefined();
+      expect(await facts.searchText(silo, 'Paris', 10)).toEqual([]);
+      const hits = await facts.searchVectors(silo, { embedding: (await newFact('The user lives in Paris.')).embedding, embeddingModel: embedder.model, limit: 10 });
+      expect(hits.map((hit) => hit.fact.id)).toEqual([kept.id]);
+      expect(await facts.deleteFact(silo, gone.id)).toBe(false);
+    });
+
+    it('purges a whole silo: facts, vectors, text entries and ingestion marks, and nothing of other silos', async () => {
+      const silo = freshSilo();
+      const other = freshSilo();
+      await facts.insertFact(silo, await newFact('The user lives in Paris.'));
+      await facts.insertFact(silo, await newFact('The user keeps bees.'));
+      await facts.insertFact(other, await newFact('The user lives in Paris.'));
+      await facts.setIngestedThrough(silo, 'session-1', 12);
+      expect(await facts.purgeSilo(silo)).toBe(2);
+      expect(await facts.listFacts(silo)).toEqual([]);
+      expect(await facts.searchText(silo, 'Paris bees', 10)).toEqual([]);
+      expect(await facts.searchVectors(silo, { embedding: (await newFact('The user lives in Paris.')).embedding, embeddingModel: embedder.model, limit: 10 })).toEqual([]);
+      expect(await facts.ingestedThrough(silo, 'session-1')).toBe(0);
+      expect(await facts.siloEmbeddingModel(silo)).toBeUndefined();
+      expect(await facts.listFacts(other)).toHaveLength(1);
+    });
+
+    it('lists silos with their fact counts and embedding model', async () => {
+      const silo = freshSilo();
+      const old = await facts.insertFact(silo, await newFact('one'));
+      const correction = await facts.insertFact(silo, await newFact('two', { tag: 'CORRECTION' }));
+      await facts.supersedeFacts(silo, [old.id], correction.id);
+      expect((await facts.listSilos()).find((summary) => summary.silo === silo)).toStrictEqual({ silo, facts: 2, active: 1, embeddingModel: 'fake-bow-256' });
+    });
+
+    it('refuses to store or search a silo with a different embedding model, naming the reembed command', async () => {
+      const silo = freshSilo();
+      await facts.insertFact(silo, await newFact('The user lives in Paris.'));
+      const other = fakeEmbedder(256, 'other-model');
+      const [vector] = await other.embed(['Paris']);
+      const mismatch = new RegExp(`'fake-bow-256'.*'other-model'.*syndicate memory reembed --silo ${silo}`);
+      await expect(facts.insertFact(silo, { ...(await newFact('x')), embedding: vector!, embeddingModel: 'other-model' })).rejects.toThrow(mismatch);
+      await expect(facts.searchVectors(silo, { embedding: vector!, embeddingModel: 'other-model', limit: 5 })).rejects.toBeInstanceOf(EmbeddingModelMismatchError);
+    });
+
+    it('re-embeds a silo with another model, keeping tags and statuses', async () => {
+      const silo = freshSilo();
+      const old = await facts.insertFact(silo, await newFact('The user lives in Paris.'));
+      const correction = await facts.insertFact(silo, await newFact('The user moved to Berlin.', { tag: 'CORRECTION' }));
+      await facts.supersedeFacts(silo, [old.id], correction.id);
+      const next = fakeEmbedder(64, 'next-model');
+      const vectors = await next.embed([old.text, correction.text]);
+      await facts.replaceEmbeddings(silo, 'next-model', new Map([[old.id, vectors[0]!], [correction.id, vectors[1]!]]));
+      expect(await facts.siloEmbeddingModel(silo)).toBe('next-model');
+      expect((await facts.getFact(silo, old.id))?.embeddingModel).toBe('next-model');
+      const [query] = await next.embed(['The user lives in Paris.']);
+      const active = await facts.searchVectors(silo, { embedding: query!, embeddingModel: 'next-model', limit: 5, activeOnly: true });
+      expect(active.map((hit) => hit.fact.id)).toEqual([correction.id]);
+      await expect(facts.searchVectors(silo, { embedding: (await newFact('x')).embedding, embeddingModel: embedder.model, limit: 5 })).rejects.toThrow(/reembed/);
+    });
+
+    it('refuses a re-embedding that misses a fact and leaves the silo as it was', async () => {
+      const silo = freshSilo();
+      const fact = await facts.insertFact(silo, await newFact('The user lives in Paris.'));
+      await facts.insertFact(silo, await newFact('The user keeps bees.'));
+      const [vector] = await fakeEmbedder(64, 'next-model').embed(['x']);
+      await expect(facts.replaceEmbeddings(silo, 'next-model', new Map([[fact.id, vector!]]))).rejects.toThrow(/one vector per fact: 2 facts, 1 vectors/);
+      expect(await facts.siloEmbeddingModel(silo)).toBe('fake-bow-256');
+    });
+
+    it('lets an emptied silo start again with another embedding model', async () => {
+      const silo = freshSilo();
+      const only = await facts.insertFact(silo, await newFact('x'));
+      await facts.deleteFact(silo, only.id);
+      const [vector] = await fakeEmbedder(64, 'next-model').embed(['y']);
+      await facts.insertFact(silo, { ...(await newFact('y')), embedding: vector!, embeddingModel: 'next-model' });
+      expect(await facts.siloEmbeddingModel(silo)).toBe('next-model');
+    });
+
+    it('keeps the ingestion mark per silo and session across reopening', async () => {
+      const silo = freshSilo();
+      expect(await facts.ingestedThrough(silo, 'session-a')).toBe(0);
+      await facts.setIngestedThrough(silo, 'session-a', 7);
+      await facts.setIngestedThrough(silo, 'session-b', 3);
+      await store.close();
+      store = await open();
+      facts = store.facts;
+      expect(await facts.ingestedThrough(silo, 'session-a')).toBe(7);
+      expect(await facts.ingestedThrough(silo, 'session-b')).toBe(3);
+      expect(await facts.ingestedThrough(freshSilo(), 'session-a')).toBe(0);
+    });
+  });
+}
