@@ -1,18 +1,11 @@
-import { EmbeddingModelMismatchError, type FactProvenance, type FactRecord, type FactStore, type FactTag } from '../../store/facts.js';
+import { EmbeddingModelMismatchError, type FactRecord, type FactStore, type NewFact } from '../../store/facts.js';
 import type { Embedder } from '../embeddings/embedder.js';
 
 // Writes candidate facts to a silo: a dedup probe drops restatements, and a CORRECTION retires
 // the active facts it corrects (similar and sharing a key) without deleting them.
 
-export interface CandidateFact {
-  text: string;
-  tag: FactTag;
-  date: string | null;
-  source: string;
-  keys: readonly string[];
-  provenance: FactProvenance | null;
-  createdAt?: number;
-}
+/** A fact before it is embedded. */
+export type CandidateFact = Omit<NewFact, 'embedding' | 'embeddingModel'>;
 
 export interface FactWriter {
   facts: FactStore;

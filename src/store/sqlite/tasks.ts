@@ -1,15 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { TaskPage, TaskQuery, TaskRecord, TaskRecords } from '../tasks.js';
 
-interface TaskRow {
-  id: string;
-  agent: string;
-  owner: string;
-  contextId: string;
-  state: string;
-  statusAt: string;
-  document: string;
-}
+/** A task as stored: its document serialised. */
+type TaskRow = Omit<TaskRecord, 'document'> & { document: string };
 
 const COLUMNS = 'id, agent, owner, context_id AS contextId, state, status_at AS statusAt, document';
 

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { seeded } from '../../../bench/memoryData.js';
 
 // Writes a tiny llama-architecture GGUF (v3) model with seeded random F32 weights, so the local
 // provider can be tested offline: no chat weights exist on npm. Format: the header (magic,
@@ -96,17 +97,6 @@ function vocabulary(withChatTokens: boolean): Vocabulary {
   return { tokens, types, scores, bos: 1, eos };
 }
 
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function normalSampler(random: () => number): (std: number) => number {
   return (std) => std * Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
@@ -120,7 +110,7 @@ function filled(length: number, value: (index: number) => number): Float32Array 
 const FAVOURED: Readonly<Record<string, number>> = { '"': 3, '}': 2.5, ']': 2 };
 
 function tensors(vocab: Vocabulary, seed: number): Tensor[] {
-  const normal = normalSampler(seededRandom(seed));
+  const normal = normalSampler(seeded(seed));
   const n = vocab.tokens.length;
   const matrix = (name: string, inner: number, outer: number, std: number): Tensor => ({ name, dims: [inner, outer], data: filled(inner * outer, () => normal(std)) });
   const ones = (name: string): Tensor => ({ name, dims: [EMBEDDING], data: filled(EMBEDDING, () => 1) });
