@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli, startCli, tempDir, type LiveCli } from '../cli/cli.js';
 import { clientFor, sendRequest, textOf } from './fixtures.js';
 
@@ -51,6 +51,25 @@ describe('syndicate serve-a2a', () => {
     expect(result.stdout).toContain(`Support Triage: ${url}/support-triage/.well-known/agent-card.json`);
     expect(result.code).toBe(0);
   });
+
+  it("distils each completed task into the caller's long-term memory, which a later task recalls", async () => {
+    const port = await freePort();
+    const script = join(home.path, 'extraction.json');
+    const fact = { text: 'The user lives in Berlin.', tag: 'FACT', date: null, source: 'user', keys: ['home'], turn: 'any' };
+    writeFileSync(script, JSON.stringify({ 'memory-extraction': [{ match: 'I live in Berlin', json: { facts: [fact] } }] }));
+    live = startCli(['serve-a2a', 'concierge', '--offline', '--script', script, '--port', String(port)], { home: home.path });
+    await live.waitForStdout('agent-card.json');
+    const client = await clientFor(`http://127.0.0.1:${port}/concierge`, 'JSONRPC');
+    const answerTo = async (text: string): Promise<string> => {
+      const task = (await client.sendMessage(sendRequest(text))) as { artifacts: Array<{ parts: Parameters<typeof textOf>[0] }> };
+      return textOf(task.artifacts[0]?.parts);
+    };
+
+    await answerTo('I live in Berlin now.');
+
+    // Distilling runs after the task completes: a task sent meanwhile may not see the fact yet.
+    await vi.waitFor(async () => expect(await answerTo('Where do I live?')).toBe('From memory: you live in Berlin, so I will plan from there.'), { timeout: 20_000, interval: 200 });
+  }, 60_000);
 
   it('refuses to listen on a non-loopback address without a secret', async () => {
     const result = await runCli(['serve-a2a', 'triage', '--offline', '--host', '0.0.0.0', '--port', '0'], { home: home.path });

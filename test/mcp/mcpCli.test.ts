@@ -62,3 +62,21 @@ describe('syndicate mcp --http', () => {
     expect(result.stderr).toContain('without a bearer token: set SYNDICATE_MCP_TOKEN');
   });
 });
+
+describe('syndicate mcp serving a long-term syndicate', () => {
+  it("serves the silo's memory as tools: a fact remembered over MCP is recalled over MCP and listed by the CLI", async () => {
+    const { client, transport } = stdioClient('auto', ['concierge', '--offline']);
+    await client.connect(transport);
+
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    const remembered = await client.callTool({ name: 'remember', arguments: { text: 'The user prefers aisle seats.', tag: 'PREFERENCE', keys: ['seat'] } });
+    const recalled = await client.callTool({ name: 'recall', arguments: { query: 'Which seat does the user like?' } });
+    await client.close();
+
+    expect(names).toEqual(['ask_concierge', 'remember', 'recall', 'memory_search', 'memory_read', 'memory_write', 'memory_list', 'memory_history']);
+    expect(remembered.isError).toBeFalsy();
+    expect(textOf(recalled)).toContain('[current] The user prefers aisle seats.');
+    const listed = await runCli(['memory', 'list', '--silo', 'concierge--local', '--json'], { home: home.path });
+    expect((JSON.parse(listed.stdout) as Array<{ text: string }>).map((fact) => fact.text)).toEqual(['The user prefers aisle seats.']);
+  }, 60_000);
+});
