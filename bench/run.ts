@@ -1,3 +1,4 @@
+import { benchA2a } from './a2a.js';
 import { benchColdStart } from './coldStart.js';
 import { benchMemory } from './memory.js';
 import { benchObservability } from './observability.js';
@@ -13,6 +14,7 @@ const benches: Record<string, () => Promise<void>> = {
   sessionAppend: benchSessionAppend,
   coldStart: benchColdStart,
   memory: benchMemory,
+  a2a: benchA2a,
 };
 
 // BENCH=observability (or a comma-separated list) runs only those benches.
