@@ -80,3 +80,30 @@ describe.runIf(node22Installed || IN_CI)('the MCP conformance suite against synd
     expect(run.code).toBe(0);
   }, 90_000);
 });
+
+// Left out: elicitation (our client offers no elicitation capability) and the auth suite (OAuth;
+// our client sends static bearer headers from headers_env).
+const CLIENT_SCENARIOS = ['initialize', 'tools_call', 'sse-retry'];
+const CLIENT_DRIVER = join(REPO_ROOT, 'test', 'mcp', 'fixtures', 'conformanceClient.mjs');
+
+describe.runIf(node22Installed || IN_CI)('the MCP conformance suite against our MCP client', () => {
+  it.each(CLIENT_SCENARIOS)('passes %s', async (scenario) => {
+    const home = tempDir('mcp-conformance-client');
+    try {
+      const output = join(home.path, `results-${scenario}`);
+      // The suite runs on Node 22; our client runs on this Node, which the built dist is for.
+      const command = `${process.execPath} ${CLIENT_DRIVER}`;
+      const run = await promisify(execFile)(NODE_22, [CONFORMANCE, 'client', '--command', command, '--scenario', scenario, '--output-dir', output], { cwd: home.path }).then(
+        () => ({ code: 0 }),
+        (error: { code?: number }) => ({ code: error.code ?? -1 }),
+      );
+
+      const checks = checksIn(output);
+      expect(checks.filter((check) => check.status === 'FAILURE')).toEqual([]);
+      expect(checks.some((check) => check.status === 'SUCCESS')).toBe(true);
+      expect(run.code).toBe(0);
+    } finally {
+      home.remove();
+    }
+  }, 90_000);
+});
