@@ -124,6 +124,7 @@ export async function benchA2a(): Promise<void> {
       report(`a2a SendMessage x${concurrency}`, {
         bare_sdk_rps: sdk.perSecond,
         bare_p50_ms: sdkFigures.median / 1_000,
+        bare_p99_ms: sdkFigures.p99 / 1_000,
         syndicate_rps: served.perSecond,
         p50_ms: servedFigures.median / 1_000,
         p99_ms: servedFigures.p99 / 1_000,

@@ -106,6 +106,24 @@ describe('SQLite store', () => {
     }
   });
 
+  it('creates a session in the journal, with no commit, and shows it to other connections once moved into the database', async () => {
+    const path = join(dir, 'journaled-session.db');
+    const executed: string[] = [];
+    const store = openSqliteStore(path, { onStatement: (sql) => executed.push(sql) });
+    const other = openSqliteStore(path);
+    executed.length = 0;
+    try {
+      const created = await store.openSession('new', 'council');
+
+      expect(executed.filter((sql) => /^(BEGIN|INSERT|COMMIT)/.test(sql))).toStrictEqual([]);
+      expect(await store.getSession('new')).toStrictEqual(created);
+      await vi.waitFor(async () => expect(await other.getSession('new')).toStrictEqual(created));
+    } finally {
+      await other.close();
+      await store.close();
+    }
+  });
+
   it('moves journaled events into the database with one INSERT per event in one commit, rewriting nothing', async () => {
     const path = join(dir, 'ingest-path.db');
     const executed: string[] = [];
@@ -126,7 +144,6 @@ describe('SQLite store', () => {
       const ingest = executed.slice(0, executed.indexOf('COMMIT') + 1);
       expect(ingest.map((sql) => sql.split(' (')[0]!.split(',')[0]!.split(' `')[0])).toStrictEqual([
         'BEGIN IMMEDIATE',
-        'SELECT s.number',
         'SELECT s.number',
         'INSERT INTO events',
         'INSERT INTO events',

@@ -35,6 +35,8 @@ interface KnownSession {
   pending: number;
   /** When the database last confirmed what this process knows of the session. */
   verifiedAt: number;
+  /** False while the session's creation is still only in the journal. */
+  stored: boolean;
 }
 
 interface EventRow {
@@ -135,12 +137,6 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const sql = prepareStatements(db);
   const checkpointer = startCheckpointer(db, path);
 
-  const createSession = db.transaction((id: string, syndicate: string): SessionRecord => {
-    // Another process may have created it since the caller looked: then its row is kept.
-    sql.insertSession.run(id, syndicate, Date.now());
-    return sql.selectSession.get(id)!;
-  });
-
   // Run IMMEDIATE: each batch reads its session's last seq before inserting, and a deferred
   // transaction that read first could not upgrade to a writer once another process had committed.
   // A batch goes after whatever the session holds now: normally exactly the seq its writer gave it;
@@ -153,9 +149,13 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       let number = numbers.get(batch.session);
       let lastSeq = lastSeqs.get(batch.session) ?? 0;
       if (number === undefined) {
-        // Deleted by another process since: the batch re-creates it rather than being lost.
-        if (sql.selectTail.get(batch.session) === undefined) sql.insertSession.run(batch.session, batch.syndicate, batch.appendedAt);
-        const tail = sql.selectTail.get(batch.session)!;
+        let tail = sql.selectTail.get(batch.session);
+        // A session created in the journal, or deleted by another process since (the batch
+        // re-creates it rather than being lost).
+        if (tail === undefined) {
+          sql.insertSession.run(batch.session, batch.syndicate, batch.appendedAt);
+          tail = sql.selectTail.get(batch.session)!;
+        }
         number = tail.number;
         lastSeq = tail.lastSeq ?? 0;
         numbers.set(batch.session, number);
@@ -200,7 +200,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     journal.reset();
     for (const [id, lastSeq] of lastSeqs) {
       const session = known.get(id);
-      if (session) Object.assign(session, { lastSeq, pending: 0 });
+      if (session) Object.assign(session, { lastSeq, pending: 0, stored: true });
     }
   };
 
@@ -226,15 +226,33 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   };
 
   const remember = (row: SessionRecord): SessionRecord => {
-    known.set(row.id, { syndicate: row.syndicate, createdAt: row.createdAt, lastSeq: row.eventCount, updatedAt: row.updatedAt, pending: 0, verifiedAt: Date.now() });
+    known.set(row.id, { syndicate: row.syndicate, createdAt: row.createdAt, lastSeq: row.eventCount, updatedAt: row.updatedAt, pending: 0, verifiedAt: Date.now(), stored: true });
     return row;
+  };
+
+  const scheduleIngest = (): void => {
+    if (pending.length > 0 && ingestTimer === undefined) ingestTimer = setTimeout(ingestWhenIdle, INGEST_DELAY_MS).unref();
+  };
+
+  /**
+   * A new session is journaled as a batch without events, so creating one costs no commit; the
+   * ingest creates its row, or keeps the row of another process that created it meanwhile.
+   */
+  const createSession = (id: string, syndicate: string): SessionRecord => {
+    const createdAt = Date.now();
+    const batch: JournalBatch = { session: id, syndicate, seq: 1, appendedAt: createdAt, events: [], payloads: [] };
+    journal.write([batch]);
+    pending.push(batch);
+    scheduleIngest();
+    known.set(id, { syndicate, createdAt, lastSeq: 0, updatedAt: createdAt, pending: 0, verifiedAt: createdAt, stored: false });
+    return { id, syndicate, createdAt, updatedAt: createdAt, eventCount: 0 };
   };
 
   /** The session as the database has it plus this process's journaled events. */
   const currentSession = (id: string): SessionRecord | undefined => {
     const session = known.get(id);
-    if (session !== undefined && session.pending > 0) {
-      const row = sql.selectSession.get(id);
+    if (session !== undefined && (session.pending > 0 || !session.stored)) {
+      const row = session.stored ? sql.selectSession.get(id) : undefined;
       // Unchanged by other processes since our batches were journaled: they follow what it holds.
       if (row?.eventCount === session.lastSeq - session.pending) {
         session.verifiedAt = Date.now();
@@ -294,7 +312,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     }
     pending.push(...batches);
     for (const batch of batches) pendingEvents += batch.events.length;
-    if (pending.length > 0 && ingestTimer === undefined) ingestTimer = setTimeout(ingestWhenIdle, INGEST_DELAY_MS).unref();
+    scheduleIngest();
     outcomes.forEach((outcome, i) => ('seq' in outcome ? queue[i]!.resolve(outcome.seq) : queue[i]!.reject(outcome.error)));
   };
 
@@ -326,7 +344,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       if (session !== undefined && Date.now() - session.verifiedAt < REVERIFY_AFTER_MS) {
         return { id, syndicate: session.syndicate, createdAt: session.createdAt, updatedAt: session.updatedAt, eventCount: session.lastSeq };
       }
-      return currentSession(id) ?? remember(createSession(id, syndicate));
+      return currentSession(id) ?? createSession(id, syndicate);
     },
     async getSession(id: string): Promise<SessionRecord | undefined> {
       return currentSession(id);
