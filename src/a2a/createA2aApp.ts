@@ -15,7 +15,7 @@ import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import type { TurnObserver } from '../runtime/runTurn.js';
 import type { Store } from '../store/store.js';
 import type { NetworkPolicy } from '../tools/guards/ssrf.js';
-import { buildAgentCard, buildExtendedAgentCard, JSONRPC_PATH, REST_PATH } from './agentCard.js';
+import { buildAgentCard, buildExtendedAgentCard, JSONRPC_PATH, REST_PATH, type AgentCardOptions } from './agentCard.js';
 import { callerOfRequest, CallerUser } from './caller.js';
 import { createTurnExecutor, type TurnExecutorOptions } from './executor.js';
 import { DEFAULT_RATE_LIMIT, rateLimiter, type RateLimit } from './rateLimit.js';
@@ -34,8 +34,17 @@ export interface ServedSyndicate {
   syndicate: CompiledSyndicate;
 }
 
+/** An agent that is not a syndicate's turn (the memory agent): its own executor and cards. */
+export interface ServedAgent {
+  id: string;
+  executor: AgentExecutor;
+  cards(options: AgentCardOptions): { card: AgentCard; extended: AgentCard };
+}
+
 export interface A2aAppOptions {
   agents: readonly ServedSyndicate[];
+  /** Served beside the syndicates under /<id>/, never at the root. */
+  moreAgents?: readonly ServedAgent[];
   store: Store;
   /** The app's public base URL, without a trailing slash. */
   baseUrl: string;
@@ -75,10 +84,12 @@ interface AgentParts {
   pushStore: PushNotificationStore;
 }
 
-function agentRouter(parts: AgentParts, syndicate: CompiledSyndicate, baseUrl: string, options: A2aAppOptions, maxBodyBytes: number): Router {
-  const cardOptions = { baseUrl, secured: options.secret !== undefined, version: options.version };
-  const card = buildAgentCard(syndicate, cardOptions);
-  const extended = buildExtendedAgentCard(syndicate, cardOptions);
+function syndicateCards(syndicate: CompiledSyndicate): ServedAgent['cards'] {
+  return (cardOptions) => ({ card: buildAgentCard(syndicate, cardOptions), extended: buildExtendedAgentCard(syndicate, cardOptions) });
+}
+
+function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: string, options: A2aAppOptions, maxBodyBytes: number): Router {
+  const { card, extended } = cards({ baseUrl, secured: options.secret !== undefined, version: options.version });
   const handler = new DefaultRequestHandler(
     card,
     parts.taskStore,
@@ -104,7 +115,7 @@ function agentRouter(parts: AgentParts, syndicate: CompiledSyndicate, baseUrl: s
 
 export function createA2aApp(options: A2aAppOptions): Express {
   const ids = new Set<string>();
-  for (const { id } of options.agents) {
+  for (const { id } of [...options.agents, ...(options.moreAgents ?? [])]) {
     if (ids.has(id)) throw new Error(`two served syndicates share the agent id '${id}': rename one (syndicate_name) or serve them from separate processes`);
     ids.add(id);
   }
@@ -113,16 +124,20 @@ export function createA2aApp(options: A2aAppOptions): Express {
   app.disable('x-powered-by');
   if (options.loopbackOnly) app.use(loopbackOnly());
   app.use(rateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT));
+  const partsOf = (id: string, executor: AgentExecutor): AgentParts => ({
+    executor,
+    taskStore: createTaskStore(options.store.tasks, id),
+    buses: new DefaultExecutionEventBusManager(),
+    pushStore: guardedPushStore(new InMemoryPushNotificationStore(), options.webhookPolicy),
+  });
   for (const { id, syndicate } of options.agents) {
-    const parts: AgentParts = {
-      executor: createTurnExecutor({ agentId: id, syndicate, store: options.store, observers: options.observers, turnOptions: options.turnOptions, afterTurn: options.afterTurn }),
-      taskStore: createTaskStore(options.store.tasks, id),
-      buses: new DefaultExecutionEventBusManager(),
-      pushStore: guardedPushStore(new InMemoryPushNotificationStore(), options.webhookPolicy),
-    };
-    app.use(`/${id}`, agentRouter(parts, syndicate, `${options.baseUrl}/${id}`, options, maxBodyBytes));
+    const parts = partsOf(id, createTurnExecutor({ agentId: id, syndicate, store: options.store, observers: options.observers, turnOptions: options.turnOptions, afterTurn: options.afterTurn }));
+    app.use(`/${id}`, agentRouter(parts, syndicateCards(syndicate), `${options.baseUrl}/${id}`, options, maxBodyBytes));
     // The root serves the same agent (same tasks, same live streams) under root URLs.
-    if (options.agents.length === 1) app.use('/', agentRouter(parts, syndicate, options.baseUrl, options, maxBodyBytes));
+    if (options.agents.length === 1) app.use('/', agentRouter(parts, syndicateCards(syndicate), options.baseUrl, options, maxBodyBytes));
+  }
+  for (const { id, executor, cards } of options.moreAgents ?? []) {
+    app.use(`/${id}`, agentRouter(partsOf(id, executor), cards, `${options.baseUrl}/${id}`, options, maxBodyBytes));
   }
   return app;
 }

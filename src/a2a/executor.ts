@@ -41,13 +41,13 @@ export function sessionIdFor(agentId: string, caller: Caller, contextId: string)
   return `a2a:${agentId}:${ownerOf(caller)}:${contextId}`;
 }
 
-function publishStatus(bus: ExecutionEventBus, taskId: string, contextId: string, state: TaskState, text?: string): void {
+export function publishStatus(bus: ExecutionEventBus, taskId: string, contextId: string, state: TaskState, text?: string): void {
   const message = text === undefined ? undefined : agentMessage(text, taskId, contextId);
   bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata: undefined }));
 }
 
 /** Every execution starts with the task itself (the SDK refuses a stream that does not). */
-function taskOf(context: RequestContext): Task {
+export function taskOf(context: RequestContext): Task {
   const status = { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() };
   if (context.task) return { ...context.task, status };
   return { id: context.taskId, contextId: context.contextId, status, artifacts: [], history: [context.userMessage], metadata: undefined };

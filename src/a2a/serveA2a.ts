@@ -8,7 +8,7 @@ import { failInterruptedTasks } from './taskStore.js';
 // Runs the A2A face as its own HTTP server (`syndicate serve-a2a`). Refuses to start exposed
 // without a secret; marks tasks a dead process left running as failed before taking requests.
 
-export interface ServeA2aOptions extends Pick<A2aAppOptions, 'maxBodyBytes' | 'rateLimit' | 'pushTimeoutMs' | 'observers' | 'turnOptions' | 'afterTurn' | 'version'> {
+export interface ServeA2aOptions extends Pick<A2aAppOptions, 'maxBodyBytes' | 'rateLimit' | 'pushTimeoutMs' | 'observers' | 'turnOptions' | 'afterTurn' | 'version' | 'moreAgents'> {
   agents: readonly ServedSyndicate[];
   store: Store;
   host: string;
@@ -25,6 +25,8 @@ export interface A2aServer {
   /** The base URL clients use (PUBLIC_URL when set). */
   url: string;
   agents: Array<{ id: string; name: string; cardUrl: string }>;
+  /** The ids of the agents served beside the syndicates (moreAgents), with their card URLs. */
+  moreAgents: Array<{ id: string; cardUrl: string }>;
   /** How many tasks of an earlier process were marked failed at startup. */
   interruptedTasks: number;
   close(): Promise<void>;
@@ -88,6 +90,7 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
   return {
     url,
     agents: options.agents.map(({ id, syndicate }) => ({ id, name: syndicate.name, cardUrl: `${url}/${id}/.well-known/agent-card.json` })),
+    moreAgents: (options.moreAgents ?? []).map(({ id }) => ({ id, cardUrl: `${url}/${id}/.well-known/agent-card.json` })),
     interruptedTasks,
     close: () =>
       new Promise<void>((resolve, reject) => {

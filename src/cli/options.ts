@@ -53,6 +53,8 @@ export interface ServeA2aOptions extends BindingOptions, ModelOptions {
   db?: string;
   host: string;
   port: string;
+  /** A long-term syndicate whose memory is served as an agent at /<agent-id>-memory/. */
+  memory?: string;
 }
 
 /** Every `syndicate memory` subcommand. */

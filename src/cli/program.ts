@@ -210,7 +210,8 @@ ${EXIT_CODES_HELP}`)
       .description(
         'Serve syndicates as A2A agents: one agent card and endpoint set per syndicate under /<agent-id>/ (a single syndicate also at the root). Set A2A_SERVER_SECRET to require a bearer token; it is required with PUBLIC_URL or a non-loopback --host.',
       )
-      .argument('<files|names...>', 'syndicate files or names')
+      .argument('[files|names...]', 'syndicate files or names (none when only --memory is served)')
+      .option('--memory <syndicate>', "also serve this long-term syndicate's memory as an agent at /<agent-id>-memory/ (skills remember, recall, read, list, history, export)")
       .option('--host <host>', 'address to listen on', '127.0.0.1')
       .option('--port <port>', 'port to listen on (0 picks a free one)', '41241')
       .option('--db <path>', 'SQLite file holding sessions and tasks (default: $SYNDICATE_HOME/syndicate.db or the per-user data directory)')
@@ -223,6 +224,7 @@ ${EXIT_CODES_HELP}`)
 Examples:
   $ syndicate serve-a2a triage council --offline --port 41241
   $ A2A_SERVER_SECRET=... PUBLIC_URL=https://agents.example.com syndicate serve-a2a ./team.yaml --host 0.0.0.0
+  $ syndicate serve-a2a --memory concierge --offline
 ${EXIT_CODES_HELP}`)
     .action(async (targets: string[], options: ServeA2aOptions) => {
       const { serveA2aCommand } = await import('./serveA2aCommand.js');

@@ -1,5 +1,6 @@
 import { loadProjectConfig } from '../config/projectConfig.js';
 import { agentIdFor, type ServedSyndicate } from '../a2a/createA2aApp.js';
+import { createMemoryAgent } from '../a2a/memoryAgent.js';
 import { serveA2a } from '../a2a/serveA2a.js';
 import { ExitCode } from './exitCodes.js';
 import { compileTarget } from './compileTarget.js';
@@ -10,6 +11,7 @@ import { memoriesBySilo, memoryNote } from './longTermMemory.js';
 import { stopped } from './stopped.js';
 import { cliUsageLedger } from './usageLedger.js';
 import type { Memory } from '../memory/openMemory.js';
+import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import { errorMessage } from '../runtime/errors.js';
 import { setupTracing } from '../telemetry/setupTracing.js';
 import type { UsageLedger } from '../telemetry/ledger/usageLedger.js';
@@ -30,6 +32,15 @@ function loadServed(targets: readonly string[], options: ServeA2aOptions, env: N
   });
 }
 
+/** The syndicate --memory names: it must keep long-term memory, or there is nothing to serve. */
+function loadMemorySyndicate(target: string, options: ServeA2aOptions, env: NodeJS.ProcessEnv): CompiledSyndicate {
+  const syndicate = compileTarget(target, options, env, loadProjectConfig().providers);
+  if (!syndicate.extractionModel) {
+    throw new UsageError(`--memory ${target}: ${syndicate.name} keeps no long-term memory; set memory_system: long-term in its syndicate file, or name one that does`);
+  }
+  return syndicate;
+}
+
 async function rememberTurn(opening: Promise<Memory | undefined>, sessionId: string): Promise<void> {
   const memory = await opening;
   if (!memory) return;
@@ -44,12 +55,18 @@ async function rememberTurn(opening: Promise<Memory | undefined>, sessionId: str
 export async function serveA2aCommand(targets: string[], options: ServeA2aOptions, version: string): Promise<number> {
   const env = process.env;
   const port = portOf(options.port);
+  if (targets.length === 0 && options.memory === undefined) throw new UsageError('name at least one syndicate to serve, or a long-term syndicate with --memory <syndicate>');
   const agents = loadServed(targets, options, env);
+  const memorySyndicate = options.memory === undefined ? undefined : loadMemorySyndicate(options.memory, options, env);
   const dbPath = dbPathFor(options.db, env);
   const store = await openSessionStore(dbPath);
   const tracing = await setupTracing(env);
   const syndicates = new Map(agents.map((agent) => [agent.id, agent.syndicate]));
   const memories = new Map(agents.map((agent) => [agent.id, memoriesBySilo(agent.syndicate, store, dbPath)]));
+  // A syndicate also served as itself shares its silos' memory with its memory agent.
+  const moreAgents = memorySyndicate
+    ? [createMemoryAgent({ syndicate: memorySyndicate, memoryFor: memories.get(agentIdFor(memorySyndicate.name)) ?? memoriesBySilo(memorySyndicate, store, dbPath) })]
+    : [];
   // Per task: its session's usage ledger, and the memory of the caller's silo.
   const ledgers = new Map<string, UsageLedger>();
   const active = new Set<Promise<void>>();
@@ -65,6 +82,7 @@ export async function serveA2aCommand(targets: string[], options: ServeA2aOption
       port,
       env,
       version,
+      moreAgents,
       async turnOptions(request) {
         const ledger = cliUsageLedger(store, syndicates.get(request.agentId)!.name, request.sessionId);
         ledgers.set(request.taskId, ledger);
@@ -82,13 +100,14 @@ export async function serveA2aCommand(targets: string[], options: ServeA2aOption
     if (server.interruptedTasks > 0) process.stderr.write(`${server.interruptedTasks} task(s) left running by an earlier process were marked failed.\n`);
     process.stdout.write(`Serving A2A at ${server.url}${env.A2A_SERVER_SECRET ? ' (bearer token required)' : ''}\n`);
     for (const agent of server.agents) process.stdout.write(`  ${agent.name}: ${agent.cardUrl}\n`);
+    for (const agent of server.moreAgents) process.stdout.write(`  ${memorySyndicate?.name} memory: ${agent.cardUrl}\n`);
     if (server.agents.length === 1) process.stdout.write(`  (also at ${server.url}/.well-known/agent-card.json)\n`);
     await stopped(false);
     await server.close();
     return ExitCode.ok;
   } finally {
     await Promise.all(active);
-    await Promise.all(agents.map((agent) => agent.syndicate.close()));
+    await Promise.all([...agents.map((agent) => agent.syndicate), ...(memorySyndicate ? [memorySyndicate] : [])].map((syndicate) => syndicate.close()));
     await tracing?.shutdown();
     await store.close();
   }
