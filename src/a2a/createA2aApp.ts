@@ -20,7 +20,7 @@ import { callerOfRequest, CallerUser } from './caller.js';
 import { createTurnExecutor, type TurnExecutorOptions } from './executor.js';
 import { DEFAULT_RATE_LIMIT, rateLimiter, type RateLimit } from './rateLimit.js';
 import { authenticate, jsonOnly, jsonRpcParseError, loopbackOnly, parseJsonBody, restParseError } from './security.js';
-import { createTaskStore } from './taskStore.js';
+import { createTaskStore, type BufferedTaskStore } from './taskStore.js';
 import { guardedPushStore } from './webhookGuard.js';
 
 // The A2A face as an express app: one agent per served syndicate under /<agent-id>/, and a single
@@ -113,7 +113,13 @@ function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: st
   return router;
 }
 
-export function createA2aApp(options: A2aAppOptions): Express {
+export interface A2aApp {
+  app: Express;
+  /** Resolves once every task state the agents hold back has been written: before the store closes. */
+  settled(): Promise<void>;
+}
+
+export function createA2aApp(options: A2aAppOptions): A2aApp {
   const ids = new Set<string>();
   for (const { id } of [...options.agents, ...(options.moreAgents ?? [])]) {
     if (ids.has(id)) throw new Error(`two served syndicates share the agent id '${id}': rename one (syndicate_name) or serve them from separate processes`);
@@ -124,12 +130,17 @@ export function createA2aApp(options: A2aAppOptions): Express {
   app.disable('x-powered-by');
   if (options.loopbackOnly) app.use(loopbackOnly());
   app.use(rateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT));
-  const partsOf = (id: string, executor: AgentExecutor): AgentParts => ({
-    executor,
-    taskStore: createTaskStore(options.store.tasks, id),
-    buses: new DefaultExecutionEventBusManager(),
-    pushStore: guardedPushStore(new InMemoryPushNotificationStore(), options.webhookPolicy),
-  });
+  const taskStores: BufferedTaskStore[] = [];
+  const partsOf = (id: string, executor: AgentExecutor): AgentParts => {
+    const taskStore = createTaskStore(options.store.tasks, id);
+    taskStores.push(taskStore);
+    return {
+      executor,
+      taskStore,
+      buses: new DefaultExecutionEventBusManager(),
+      pushStore: guardedPushStore(new InMemoryPushNotificationStore(), options.webhookPolicy),
+    };
+  };
   for (const { id, syndicate } of options.agents) {
     const parts = partsOf(id, createTurnExecutor({ agentId: id, syndicate, store: options.store, observers: options.observers, turnOptions: options.turnOptions, afterTurn: options.afterTurn }));
     app.use(`/${id}`, agentRouter(parts, syndicateCards(syndicate), `${options.baseUrl}/${id}`, options, maxBodyBytes));
@@ -139,5 +150,5 @@ export function createA2aApp(options: A2aAppOptions): Express {
   for (const { id, executor, cards } of options.moreAgents ?? []) {
     app.use(`/${id}`, agentRouter(partsOf(id, executor), cards, `${options.baseUrl}/${id}`, options, maxBodyBytes));
   }
-  return app;
+  return { app, settled: async () => void (await Promise.all(taskStores.map((store) => store.written()))) };
 }

@@ -77,7 +77,7 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
   });
   const address = await listen(server, options.host, options.port);
   const url = publicUrl ?? `http://${urlHost(options.host)}:${address.port}`;
-  const app = createA2aApp({
+  const { app, settled } = createA2aApp({
     ...options,
     baseUrl: url,
     secret,
@@ -92,11 +92,13 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
     agents: options.agents.map(({ id, syndicate }) => ({ id, name: syndicate.name, cardUrl: `${url}/${id}/.well-known/agent-card.json` })),
     moreAgents: (options.moreAgents ?? []).map(({ id }) => ({ id, cardUrl: `${url}/${id}/.well-known/agent-card.json` })),
     interruptedTasks,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         // Streams (SSE) stay open until their task ends: closing the server ends them now.
         server.closeAllConnections();
-      }),
+      });
+      await settled();
+    },
   };
 }

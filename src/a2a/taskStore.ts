@@ -43,7 +43,10 @@ function reportUnsaved(error: unknown): void {
   process.stderr.write(`warning: an A2A task could not be stored: ${error instanceof Error ? error.message : String(error)}\n`);
 }
 
-export function createTaskStore(records: TaskRecords, agent: string, onError: (error: unknown) => void = reportUnsaved): TaskStore {
+/** The SDK's TaskStore, plus a promise for the writes it still holds (await it before closing the store). */
+export type BufferedTaskStore = TaskStore & { written(): Promise<void> };
+
+export function createTaskStore(records: TaskRecords, agent: string, onError: (error: unknown) => void = reportUnsaved): BufferedTaskStore {
   const owner = (context: ServerCallContext): string => ownerOf(callerOfUser(context.user));
   // The SDK saves a task at every event of its turn, ten times for a one-step answer, and each
   // save was a commit: the A2A bench measured them as the largest cost of a SendMessage. Saves are
@@ -68,6 +71,7 @@ export function createTaskStore(records: TaskRecords, agent: string, onError: (e
     return writing;
   };
   return {
+    written,
     async save(task: Task, context: ServerCallContext): Promise<void> {
       unwritten.set(task.id, {
         id: task.id,
