@@ -3,6 +3,7 @@ import type { Memory } from '../memory/openMemory.js';
 import { siloFor } from '../memory/silo.js';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import type { Store } from '../store/store.js';
+import { errorMessage } from '../runtime/errors.js';
 
 // Long-term memory as the faces open it (run/chat, serve-a2a, mcp): one silo of a long-term
 // syndicate, over the face's store, with documents beside its database file.
@@ -33,6 +34,15 @@ export function memoriesBySilo(syndicate: CompiledSyndicate, store: Store, dbPat
     }
     return memory;
   };
+}
+
+/** Distils the session into the memory (servers: after each completed turn), reporting on stderr. */
+export async function rememberSession(memory: Memory, sessionId: string): Promise<void> {
+  try {
+    process.stderr.write(`${memoryNote(await memory.facts.ingestSession(sessionId), memory.facts.silo)}\n`);
+  } catch (error) {
+    process.stderr.write(`warning: could not update long-term memory from session ${sessionId}: ${errorMessage(error)}\n`);
+  }
 }
 
 /** What an ingestion did, for a person: "Memory (silo): 2 new facts from 3 turns (1 older fact superseded)." */

@@ -5,8 +5,8 @@ import { parseListenAddress, type ListenAddress } from '../mcp/http/listenAddres
 import { syndicateServerFactory } from '../mcp/syndicateServer.js';
 import type { Memory } from '../memory/openMemory.js';
 import { sharedMemoryTools } from '../memory/sharedMemoryTools.js';
-import { errorMessage } from '../runtime/errors.js';
-import { memoryNote, openLongTermMemory } from './longTermMemory.js';
+import { openLongTermMemory, rememberSession } from './longTermMemory.js';
+import { backgroundWork, type BackgroundWork } from './backgroundWork.js';
 import { stopped } from './stopped.js';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import type { Store } from '../store/store.js';
@@ -28,29 +28,16 @@ const MCP_TOKEN_VARIABLE = 'SYNDICATE_MCP_TOKEN';
  * gets its own. `active` holds a promise per call that resolves once its rows are written: the
  * database must outlive every call, including those a disconnecting client leaves cancelled.
  */
-function recorded(syndicate: CompiledSyndicate, database: Store, tracing: Tracing | undefined, active: Set<Promise<void>>, memory: Memory | undefined): ServedSyndicate {
-  const track = (work: Promise<void>): void => {
-    const done = work.finally(() => active.delete(done));
-    active.add(done);
-  };
+function recorded(syndicate: CompiledSyndicate, database: Store, tracing: Tracing | undefined, { track }: BackgroundWork, memory: Memory | undefined): ServedSyndicate {
   return {
     syndicate,
     store: syndicate.memorySystem === 'internal-only' ? undefined : database,
     memory: memory?.turn,
-    afterTurn: memory
-      ? (sessionId) =>
-          track(
-            memory.facts.ingestSession(sessionId).then(
-              (report) => void process.stderr.write(`${memoryNote(report, memory.facts.silo)}\n`),
-              (error: unknown) => void process.stderr.write(`warning: could not update long-term memory from session ${sessionId}: ${errorMessage(error)}\n`),
-            ),
-          )
-      : undefined,
+    afterTurn: memory ? (sessionId) => track(rememberSession(memory, sessionId)) : undefined,
     recordingFor(sessionId) {
       const ledger = cliUsageLedger(database, syndicate.name, sessionId);
       let finished!: () => void;
-      const done = new Promise<void>((resolve) => (finished = resolve)).finally(() => active.delete(done));
-      active.add(done);
+      track(new Promise<void>((resolve) => (finished = resolve)));
       return {
         observers: [ledger.observe, ...(tracing ? [tracing.observer] : [])],
         settled: () => ledger.settled().finally(finished),
@@ -72,7 +59,7 @@ export async function mcpCommand(targets: string[], options: McpCommandOptions, 
     }
   }
   const syndicates: CompiledSyndicate[] = [];
-  const active = new Set<Promise<void>>();
+  const work = backgroundWork();
   let database: Store | undefined;
   let tracing: Tracing | undefined;
   try {
@@ -85,7 +72,7 @@ export async function mcpCommand(targets: string[], options: McpCommandOptions, 
     for (const syndicate of syndicates) memories.set(syndicate, await openLongTermMemory(syndicate, database, dbPath));
     const factory = syndicateServerFactory({
       version,
-      syndicates: syndicates.map((syndicate) => recorded(syndicate, database!, tracing, active, memories.get(syndicate))),
+      syndicates: syndicates.map((syndicate) => recorded(syndicate, database!, tracing, work, memories.get(syndicate))),
       // The "shared memory node": other agents and editors read and write the memory this syndicate's agents use.
       toolsFor: (syndicate) => {
         const memory = memories.get(syndicate);
@@ -106,7 +93,7 @@ export async function mcpCommand(targets: string[], options: McpCommandOptions, 
     }
     return ExitCode.ok;
   } finally {
-    await Promise.all(active);
+    await work.settled();
     // Agents' own MCP client connections (mcp_server_url, mcp_servers) close with their syndicate.
     await Promise.all(syndicates.map((syndicate) => syndicate.close()));
     await tracing?.shutdown();

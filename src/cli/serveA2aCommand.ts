@@ -7,12 +7,12 @@ import { compileTarget } from './compileTarget.js';
 import type { ServeA2aOptions } from './options.js';
 import { dbPathFor, openSessionStore } from './sessionStore.js';
 import { UsageError } from './usageError.js';
-import { memoriesBySilo, memoryNote } from './longTermMemory.js';
+import { memoriesBySilo, rememberSession } from './longTermMemory.js';
+import { backgroundWork } from './backgroundWork.js';
 import { stopped } from './stopped.js';
 import { cliUsageLedger } from './usageLedger.js';
 import type { Memory } from '../memory/openMemory.js';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
-import { errorMessage } from '../runtime/errors.js';
 import { setupTracing } from '../telemetry/setupTracing.js';
 import type { UsageLedger } from '../telemetry/ledger/usageLedger.js';
 
@@ -43,12 +43,7 @@ function loadMemorySyndicate(target: string, options: ServeA2aOptions, env: Node
 
 async function rememberTurn(opening: Promise<Memory | undefined>, sessionId: string): Promise<void> {
   const memory = await opening;
-  if (!memory) return;
-  try {
-    process.stderr.write(`${memoryNote(await memory.facts.ingestSession(sessionId), memory.facts.silo)}\n`);
-  } catch (error) {
-    process.stderr.write(`warning: could not update long-term memory from session ${sessionId}: ${errorMessage(error)}\n`);
-  }
+  if (memory) await rememberSession(memory, sessionId);
 }
 
 /** `version` is the package's, announced in the agent cards. */
@@ -69,11 +64,7 @@ export async function serveA2aCommand(targets: string[], options: ServeA2aOption
     : [];
   // Per task: its session's usage ledger, and the memory of the caller's silo.
   const ledgers = new Map<string, UsageLedger>();
-  const active = new Set<Promise<void>>();
-  const track = (work: Promise<void>): void => {
-    const done = work.finally(() => active.delete(done));
-    active.add(done);
-  };
+  const { track, settled } = backgroundWork();
   try {
     const server = await serveA2a({
       agents,
@@ -106,7 +97,7 @@ export async function serveA2aCommand(targets: string[], options: ServeA2aOption
     await server.close();
     return ExitCode.ok;
   } finally {
-    await Promise.all(active);
+    await settled();
     await Promise.all([...agents.map((agent) => agent.syndicate), ...(memorySyndicate ? [memorySyndicate] : [])].map((syndicate) => syndicate.close()));
     await tracing?.shutdown();
     await store.close();
