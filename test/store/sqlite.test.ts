@@ -124,7 +124,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('moves journaled events into the database with one INSERT per event in one commit, rewriting nothing', async () => {
+  it('moves journaled events into the database with one INSERT for all of them in one commit, rewriting nothing', async () => {
     const path = join(dir, 'ingest-path.db');
     const executed: string[] = [];
     const store = openSqliteStore(path, { onStatement: (sql) => executed.push(sql) });
@@ -142,24 +142,75 @@ describe('SQLite store', () => {
       await store.readEvents('long', { limit: 1 });
 
       const ingest = executed.slice(0, executed.indexOf('COMMIT') + 1);
-      expect(ingest.map((sql) => sql.split(' (')[0]!.split(',')[0]!.split(' `')[0])).toStrictEqual([
+      expect(ingest.map((sql) => sql.split(' (')[0]!.split(',')[0])).toStrictEqual([
         'BEGIN IMMEDIATE',
-        'SELECT s.number',
-        'INSERT INTO events',
-        'INSERT INTO events',
+        'INSERT INTO sessions',
         'INSERT INTO events',
         'INSERT INTO journals_ingested',
+        // The journal before this one, deleted once its batches were in.
+        "DELETE FROM journals_ingested WHERE name = '" + ingest[4]!.split("'")[1] + "'",
+        'SELECT json_group_object(s.id',
         'COMMIT',
       ]);
-      // The statements' cost does not grow with the session: nothing scans, and the one read of
-      // events walks its index in seq order and stops at the first (last-appended) entry.
-      expect(ingest[1]).toMatch(/ORDER BY seq DESC LIMIT 1\)/);
+      // The statements' cost does not grow with the session: they scan only the batches being
+      // moved, and each read of events walks its index in seq order and stops at the first
+      // (last-appended) entry.
+      expect(ingest[2]).toMatch(/ORDER BY seq DESC LIMIT 1\)/);
       for (const sql of ingest.slice(1, -1)) {
         const plan = raw.prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all();
-        for (const step of plan) expect(step.detail).not.toMatch(/^SCAN|TEMP B-TREE/);
+        for (const step of plan) expect(step.detail).not.toMatch(/^SCAN (?!\w+ VIRTUAL TABLE|\(subquery)/);
       }
     } finally {
       raw.close();
+      await store.close();
+    }
+  });
+
+  it('moves journaled events into the database on its write thread once that is up, running no SQL on the appending connection', async () => {
+    const path = join(dir, 'write-thread.db');
+    const executed: string[] = [];
+    const store = openSqliteStore(path, { onStatement: (sql) => executed.push(sql) });
+    const raw = rawConnection(path);
+    const stored = (): unknown => raw.prepare('SELECT count(*) AS n FROM events').get();
+    try {
+      await store.openSession('s', 'council');
+      let appended = 0;
+      // The first moves may run on the appending connection while the thread starts (~50 ms).
+      await vi.waitFor(
+        async () => {
+          executed.length = 0;
+          for (let batch = 0; batch < 150; batch += 1) await store.appendEvents('s', Array.from({ length: 10 }, (_, index) => message(`${batch}.${index}`)));
+          appended += 1_500;
+          await vi.waitFor(() => expect(stored()).toStrictEqual({ n: appended }), { timeout: 5_000, interval: 10 });
+          expect(executed).toStrictEqual([]);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+    } finally {
+      raw.close();
+      await store.close();
+    }
+  });
+
+  it('keeps every event, in order, when appends go on while earlier batches are being moved into the database', async () => {
+    const store = openSqliteStore(join(dir, 'appends-during-ingest.db'));
+    try {
+      await store.openSession('s', 'council');
+      const texts: string[] = [];
+      for (let batch = 0; batch < 500; batch += 1) {
+        const events = Array.from({ length: 7 }, (_, index) => message(`${batch}.${index}`));
+        texts.push(...events.map((event) => (event as { text: string }).text));
+        await store.appendEvents('s', events);
+        // Lets the write thread's replies land between appends.
+        if (batch % 50 === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+
+      const stored = await store.readEvents('s');
+
+      expect(stored.map((entry) => entry.seq)).toStrictEqual(texts.map((_, index) => index + 1));
+      expect(stored.map((entry) => (entry.event as { text: string }).text)).toStrictEqual(texts);
+      expect((await store.openSession('s', 'council')).eventCount).toBe(texts.length);
+    } finally {
       await store.close();
     }
   });

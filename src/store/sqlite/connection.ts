@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { load as loadSqliteVec } from 'sqlite-vec';
 import { migrate } from './schema.js';
 
-const BUSY_TIMEOUT_MS = 5_000;
+export const BUSY_TIMEOUT_MS = 5_000;
 
 /** Opens (creating if needed) the database file, configured and migrated to the current schema. */
 export function openDatabase(path: string, onStatement?: (sql: string) => void): Database.Database {

@@ -10,10 +10,11 @@ import type { TurnEvent } from '../../runtime/events.js';
 // the same as the WAL's with synchronous=NORMAL: once write(2) returns, the bytes are in the OS
 // page cache and survive the process being killed, not an OS crash.
 //
-// File layout: a header line {"journal":1,"generation":g} then one JSON line per batch. After its
-// batches are committed to SQLite the owner truncates the file and starts generation g + 1; the
-// database records the last generation it ingested per file, so a crash between that commit and
-// the truncation never ingests a batch twice.
+// File layout: a header line {"journal":1,"generation":g} then one JSON line per batch. When its
+// batches go to the database the owner starts a new file and deletes this one once they are
+// committed; the database records, in the same commit, the generation it ingested per file, so a
+// crash between that commit and the deletion never ingests a batch twice. (Journals written before
+// files were rotated truncated and reused one file, counting generations up.)
 
 export interface JournalBatch {
   session: string;
@@ -30,10 +31,8 @@ export interface Journal {
   /** Identifies this journal in the database's ingestion records. */
   readonly name: string;
   readonly generation: number;
-  /** Appends the batches with one write(2); throws (having written nothing) if that fails. */
-  write(batches: readonly JournalBatch[]): void;
-  /** Empties the file after its batches reached the database, starting the next generation. */
-  reset(): void;
+  /** Appends lines (see journalLine) with one write(2); throws (having written nothing) if that fails. */
+  write(lines: readonly string[]): void;
   /** Closes and deletes the file: only once every batch in it is in the database. */
   remove(): void;
 }
@@ -41,7 +40,10 @@ export interface Journal {
 export interface OrphanJournal {
   readonly name: string;
   readonly generation: number;
-  readonly batches: JournalBatch[];
+  /** One JSON line per batch, each checked to parse. */
+  readonly lines: string[];
+  /** How many events the batches hold. */
+  readonly events: number;
   /** Deletes the file: only once its batches are in the database. */
   remove(): void;
 }
@@ -59,8 +61,9 @@ function header(generation: number): string {
   return `{"journal":1,"generation":${generation}}\n`;
 }
 
-function line(batch: JournalBatch): string {
-  return `{"session":${JSON.stringify(batch.session)},"syndicate":${JSON.stringify(batch.syndicate)},"seq":${batch.seq},"appendedAt":${batch.appendedAt},"events":[${batch.payloads.join(',')}]}\n`;
+/** A batch as one line of JSON, without the newline. */
+export function journalLine(batch: JournalBatch): string {
+  return `{"session":${JSON.stringify(batch.session)},"syndicate":${JSON.stringify(batch.syndicate)},"seq":${batch.seq},"appendedAt":${batch.appendedAt},"events":[${batch.payloads.join(',')}]}`;
 }
 
 function writeAll(fd: number, text: string): number {
@@ -74,28 +77,20 @@ export function createJournal(dir: string): Journal {
   mkdirSync(dir, { recursive: true });
   const name = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const path = join(dir, `${name}${SUFFIX}`);
-  // Append mode: after a truncation the next write lands at the new end, offset 0.
   const fd = openSync(path, 'ax');
-  let generation = 1;
+  const generation = 1;
   let size = writeAll(fd, header(generation));
   return {
     name,
-    get generation() {
-      return generation;
-    },
-    write(batches) {
+    generation,
+    write(lines) {
       try {
-        size += writeAll(fd, batches.map(line).join(''));
+        size += writeAll(fd, `${lines.join('\n')}\n`);
       } catch (error) {
         // A partial line would be read back as a torn batch: cut the file back to its last whole line.
         ftruncateSync(fd, size);
         throw error;
       }
-    },
-    reset() {
-      ftruncateSync(fd, 0);
-      generation += 1;
-      size = writeAll(fd, header(generation));
     },
     remove() {
       closeSync(fd);
@@ -121,15 +116,15 @@ function parse(path: string, name: string, claimed: string): OrphanJournal {
   lines.pop();
   const [first, ...rest] = lines;
   const generation = first === undefined ? 0 : (JSON.parse(first) as { generation: number }).generation;
-  const batches = rest.map((text, index): JournalBatch => {
+  let events = 0;
+  for (const [index, text] of rest.entries()) {
     try {
-      const parsed = JSON.parse(text) as Omit<JournalBatch, 'payloads'>;
-      return { ...parsed, payloads: parsed.events.map((event) => JSON.stringify(event)) };
+      events += (JSON.parse(text) as Pick<JournalBatch, 'events'>).events.length;
     } catch (error) {
       throw new Error(`journal ${path} line ${index + 2} is corrupt (${(error as Error).message}); move the file aside to open the store`);
     }
-  });
-  return { name, generation, batches, remove: () => unlinkSync(claimed) };
+  }
+  return { name, generation, lines: rest, events, remove: () => unlinkSync(claimed) };
 }
 
 /** Claims and reads the journals of processes that died before moving them into the database. */

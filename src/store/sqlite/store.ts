@@ -2,11 +2,13 @@ import type Database from 'better-sqlite3';
 import type { TurnEvent } from '../../runtime/events.js';
 import type { ReadEventsOptions, SessionRecord, Store, StoredEvent, UsageQuery, UsageRow } from '../store.js';
 import { startCheckpointer } from './checkpointer.js';
-import { openDatabase } from './connection.js';
-import { claimOrphanJournals, createJournal, journalDir, type JournalBatch } from './journal.js';
+import { BUSY_TIMEOUT_MS, openDatabase } from './connection.js';
 import { createSqliteDocuments } from './documents.js';
 import { createSqliteFacts } from './facts.js';
+import { ingestJob, lastSeqs } from './ingestJob.js';
+import { claimOrphanJournals, createJournal, journalDir, journalLine, type Journal, type JournalBatch } from './journal.js';
 import { createSqliteTasks } from './tasks.js';
+import { runWriteJob, startWriteWorker, type WriteJob, type WriteWorker } from './writeWorker.js';
 
 export interface SqliteStoreOptions {
   /** Called with every SQL statement executed, parameters inlined (debugging; tests audit the append path). */
@@ -39,15 +41,17 @@ interface KnownSession {
   stored: boolean;
 }
 
+/** A journal closed to new batches, whose batches are on their way into the database. */
+interface Rotated {
+  journal: Journal;
+  job: WriteJob;
+  /** Events per session. */
+  events: Map<string, number>;
+}
+
 interface EventRow {
   seq: number;
   payload: string;
-}
-
-interface SessionTail {
-  number: number;
-  /** null for a session without events. */
-  lastSeq: number | null;
 }
 
 type UsageParams = [
@@ -84,18 +88,11 @@ const SELECT_SESSIONS = `
 
 function prepareStatements(db: Database.Database) {
   return {
-    insertSession: db.prepare<[id: string, syndicate: string, createdAt: number]>(
-      'INSERT INTO sessions (id, syndicate, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING',
-    ),
     selectSession: db.prepare<[id: string], SessionRecord>(`${SELECT_SESSIONS} WHERE s.id = ?`),
     listSessions: db.prepare<[limit: number], SessionRecord>(`${SELECT_SESSIONS} ORDER BY updatedAt DESC, s.id LIMIT ?`),
     listSessionsOf: db.prepare<[syndicate: string, limit: number], SessionRecord>(
       `${SELECT_SESSIONS} WHERE s.syndicate = ? ORDER BY updatedAt DESC, s.id LIMIT ?`,
     ),
-    selectTail: db.prepare<[id: string], SessionTail>(`SELECT s.number, (${LAST_SEQ}) AS lastSeq FROM sessions AS s WHERE s.id = ?`),
-    insertEvent: db.prepare<
-      [sessionNumber: number, seq: number, appendedAt: number, type: string, agent: string, turnId: string, at: number, payload: string]
-    >('INSERT INTO events (session_number, seq, appended_at, type, agent, turn_id, at, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
     selectEvents: db.prepare<[sessionId: string, afterSeq: number, limit: number], EventRow>(
       `SELECT seq, payload FROM events
        WHERE session_number = (SELECT number FROM sessions WHERE id = ?) AND seq > ? ORDER BY seq LIMIT ?`,
@@ -103,9 +100,6 @@ function prepareStatements(db: Database.Database) {
     deleteEvents: db.prepare<[sessionId: string]>('DELETE FROM events WHERE session_number = (SELECT number FROM sessions WHERE id = ?)'),
     deleteSession: db.prepare<[id: string]>('DELETE FROM sessions WHERE id = ?'),
     selectIngested: db.prepare<[name: string], { generation: number }>('SELECT generation FROM journals_ingested WHERE name = ?'),
-    recordIngested: db.prepare<[name: string, generation: number]>(
-      'INSERT INTO journals_ingested (name, generation) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET generation = excluded.generation',
-    ),
     forgetJournal: db.prepare<[name: string]>('DELETE FROM journals_ingested WHERE name = ?'),
     insertUsage: db.prepare<UsageParams>(
       `INSERT INTO usage_ledger (at, syndicate, session_id, turn_id, agent, provider, model, input_tokens, output_tokens,
@@ -120,9 +114,10 @@ function prepareStatements(db: Database.Database) {
 // SQLite reads a negative LIMIT as "no limit".
 const NO_LIMIT = -1;
 
-// Journaled batches move into SQLite when the process has been idle this long, or at once when
-// this many events are waiting: one commit then carries ~100 turns' events, so a commit's fixed
-// cost is shared, and other processes see new events within tens of milliseconds.
+// Journaled batches move into SQLite, on the store's write thread, when the process has been idle
+// this long, or at once when this many events are waiting: one commit then carries ~100 turns'
+// events, so a commit's fixed cost is shared, and other processes see new events within tens of
+// milliseconds.
 const INGEST_DELAY_MS = 20;
 const MAX_PENDING_EVENTS = 1_000;
 const ORPHAN_SCAN_INTERVAL_MS = 1_000;
@@ -135,90 +130,145 @@ const REVERIFY_AFTER_MS = 100;
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
   const db = openDatabase(path, options.onStatement);
   const sql = prepareStatements(db);
-  const checkpointer = startCheckpointer(db, path);
+  let worker: WriteWorker | undefined;
+  // Started on first need (the thread takes ~50 ms to come up), and again if it died.
+  const writer = (): WriteWorker => {
+    if (worker === undefined || worker.failed()) worker = startWriteWorker(path, BUSY_TIMEOUT_MS);
+    return worker;
+  };
+  const checkpointer = startCheckpointer(db, writer);
 
-  // Run IMMEDIATE: each batch reads its session's last seq before inserting, and a deferred
-  // transaction that read first could not upgrade to a writer once another process had committed.
-  // A batch goes after whatever the session holds now: normally exactly the seq its writer gave it;
-  // if another process appended to the session in between, after those events (batches stay whole
-  // and in their writer's order; the writer learns the final count at its next openSession).
-  const ingestBatches = db.transaction((batches: readonly JournalBatch[], journal: string, generation: number): Map<string, number> => {
-    const lastSeqs = new Map<string, number>();
-    const numbers = new Map<string, number>();
-    for (const batch of batches) {
-      let number = numbers.get(batch.session);
-      let lastSeq = lastSeqs.get(batch.session) ?? 0;
-      if (number === undefined) {
-        let tail = sql.selectTail.get(batch.session);
-        // A session created in the journal, or deleted by another process since (the batch
-        // re-creates it rather than being lost).
-        if (tail === undefined) {
-          sql.insertSession.run(batch.session, batch.syndicate, batch.appendedAt);
-          tail = sql.selectTail.get(batch.session)!;
-        }
-        number = tail.number;
-        lastSeq = tail.lastSeq ?? 0;
-        numbers.set(batch.session, number);
-      }
-      for (const [index, event] of batch.events.entries()) {
-        sql.insertEvent.run(number, lastSeq + 1 + index, batch.appendedAt, event.type, event.agent, event.turnId, event.at, batch.payloads[index]!);
-      }
-      lastSeqs.set(batch.session, lastSeq + batch.events.length);
-    }
-    sql.recordIngested.run(journal, generation);
-    return lastSeqs;
-  });
-
-  const journal = createJournal(journalDir(path));
   const known = new Map<string, KnownSession>();
-  let pending: JournalBatch[] = [];
+  let journal = createJournal(journalDir(path));
+  // The lines of `journal`, not yet part of a write job, and their events per session.
+  let pending: string[] = [];
+  let pendingSessions = new Map<string, number>();
   let pendingEvents = 0;
+  // Closed journals whose jobs have not committed yet, oldest first; they commit in this order.
+  const rotated: Rotated[] = [];
+  // Journals deleted since their batches committed: the next job drops their ingestion records.
+  let deleted: string[] = [];
+  let inFlight: Promise<void> | undefined;
   let ingestTimer: NodeJS.Timeout | undefined;
   let ingestFailure: unknown;
   let lastOrphanScan = 0;
+  let closing: Promise<void> | undefined;
+  let closed = false;
 
   const replayOrphans = (): void => {
     lastOrphanScan = Date.now();
     for (const orphan of claimOrphanJournals(journalDir(path))) {
       const ingested = sql.selectIngested.get(orphan.name);
-      if (orphan.batches.length > 0 && (ingested === undefined || ingested.generation < orphan.generation)) {
-        ingestBatches.immediate(orphan.batches, orphan.name, orphan.generation);
-        checkpointer.committed(orphan.batches.reduce((rows, batch) => rows + batch.events.length, 0));
+      if (orphan.lines.length > 0 && (ingested === undefined || ingested.generation < orphan.generation)) {
+        runWriteJob(db, ingestJob(orphan.lines, orphan.name, orphan.generation, []));
+        checkpointer.committed(orphan.events);
       }
       orphan.remove();
       sql.forgetJournal.run(orphan.name);
     }
   };
 
-  /** Moves every journaled batch of this process into the events table in one commit. */
-  const ingest = (): void => {
+  /** Closes the journal to new batches and queues its job; appends go on in a new file. */
+  const rotate = (): void => {
     if (pending.length === 0) return;
-    const lastSeqs = ingestBatches.immediate(pending, journal.name, journal.generation);
-    checkpointer.committed(pendingEvents);
+    rotated.push({ journal, job: ingestJob(pending, journal.name, journal.generation, deleted), events: pendingSessions });
+    deleted = [];
+    journal = createJournal(journalDir(path));
     pending = [];
+    pendingSessions = new Map();
     pendingEvents = 0;
-    journal.reset();
-    for (const [id, lastSeq] of lastSeqs) {
-      const session = known.get(id);
-      if (session) Object.assign(session, { lastSeq, pending: 0, stored: true });
+  };
+
+  const journaled = (batches: readonly JournalBatch[]): void => {
+    const lines = batches.map(journalLine);
+    journal.write(lines);
+    pending.push(...lines);
+    for (const batch of batches) {
+      pendingSessions.set(batch.session, (pendingSessions.get(batch.session) ?? 0) + batch.events.length);
+      pendingEvents += batch.events.length;
     }
   };
 
-  const ingestWhenIdle = (): void => {
+  /** Books a committed job: what the database now holds of each session, plus what is still journaled. */
+  const committed = (done: Rotated, rows: readonly unknown[]): void => {
+    rotated.shift();
+    done.journal.remove();
+    deleted.push(done.journal.name);
+    checkpointer.committed([...done.events.values()].reduce((sum, count) => sum + count, 0));
+    for (const [id, lastSeq] of lastSeqs(rows)) {
+      const session = known.get(id);
+      if (session === undefined) continue;
+      session.pending -= done.events.get(id)!;
+      Object.assign(session, { lastSeq: lastSeq + session.pending, stored: true });
+    }
+  };
+
+  /** Runs the queued jobs on this thread's connection: only while none is on the write thread. */
+  const commitHere = (): void => {
+    for (const next of [...rotated]) committed(next, runWriteJob(db, next.job));
+  };
+
+  const scheduleIngest = (): void => {
+    if (pending.length > 0 && ingestTimer === undefined && !closed) ingestTimer = setTimeout(ingestWhenIdle, INGEST_DELAY_MS).unref();
+  };
+
+  /**
+   * Hands the oldest job to the write thread, unless one is there already (its end hands the next).
+   * Until the thread is up, jobs run here: a short CLI run never waits for it.
+   */
+  const ingestInBackground = (): void => {
+    rotate();
+    const next = rotated[0];
+    if (inFlight !== undefined || next === undefined) return;
+    const thread = writer();
+    thread.poll();
+    if (!thread.ready()) {
+      try {
+        commitHere();
+        ingestFailure = undefined;
+      } catch (error) {
+        ingestFailure = error;
+      }
+      return;
+    }
+    inFlight = thread
+      .run(next.job)
+      .then(
+        (rows) => {
+          committed(next, rows);
+          ingestFailure = undefined;
+        },
+        (error: unknown) => {
+          // Nothing is lost (the batches stay journaled); the next flush retries and reports it.
+          ingestFailure = error;
+        },
+      )
+      .finally(() => {
+        inFlight = undefined;
+        if (ingestFailure === undefined && rotated.length > 0) ingestInBackground();
+        else scheduleIngest();
+      });
+  };
+
+  function ingestWhenIdle(): void {
     ingestTimer = undefined;
+    ingestInBackground();
     try {
-      ingest();
       if (Date.now() - lastOrphanScan >= ORPHAN_SCAN_INTERVAL_MS) replayOrphans();
     } catch (error) {
-      // Nothing is lost (the batches stay journaled); the next call on the store retries and reports it.
       ingestFailure = error;
     }
-  };
+  }
 
-  /** Ingests now, reporting a failure of an earlier idle ingest if this one fails too. */
-  const ingestNow = (): void => {
+  /**
+   * Commits every journaled batch before returning, on this thread once the write thread's job is
+   * done; reports a failure of an earlier background ingest if this one fails too.
+   */
+  const flush = async (): Promise<void> => {
+    while (inFlight !== undefined) await inFlight;
+    rotate();
     try {
-      ingest();
+      commitHere();
       ingestFailure = undefined;
     } catch (error) {
       throw ingestFailure === undefined ? error : new Error(`storing journaled events failed: ${String(error)}`, { cause: ingestFailure });
@@ -230,10 +280,6 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     return row;
   };
 
-  const scheduleIngest = (): void => {
-    if (pending.length > 0 && ingestTimer === undefined) ingestTimer = setTimeout(ingestWhenIdle, INGEST_DELAY_MS).unref();
-  };
-
   /**
    * A new session is journaled as a batch without events, so creating one costs no commit; the
    * ingest creates its row, or keeps the row of another process that created it meanwhile.
@@ -241,15 +287,20 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const createSession = (id: string, syndicate: string): SessionRecord => {
     const createdAt = Date.now();
     const batch: JournalBatch = { session: id, syndicate, seq: 1, appendedAt: createdAt, events: [], payloads: [] };
-    journal.write([batch]);
-    pending.push(batch);
+    journaled([batch]);
     scheduleIngest();
     known.set(id, { syndicate, createdAt, lastSeq: 0, updatedAt: createdAt, pending: 0, verifiedAt: createdAt, stored: false });
     return { id, syndicate, createdAt, updatedAt: createdAt, eventCount: 0 };
   };
 
+  /** The session as the database has it, remembered. */
+  const loadSession = (id: string): SessionRecord | undefined => {
+    const row = sql.selectSession.get(id);
+    return row === undefined ? undefined : remember(row);
+  };
+
   /** The session as the database has it plus this process's journaled events. */
-  const currentSession = (id: string): SessionRecord | undefined => {
+  const currentSession = async (id: string): Promise<SessionRecord | undefined> => {
     const session = known.get(id);
     if (session !== undefined && (session.pending > 0 || !session.stored)) {
       const row = session.stored ? sql.selectSession.get(id) : undefined;
@@ -258,14 +309,13 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         session.verifiedAt = Date.now();
         return { ...row, eventCount: session.lastSeq, updatedAt: Math.max(row.updatedAt, session.updatedAt) };
       }
-      ingestNow();
+      await flush();
     }
-    const row = sql.selectSession.get(id);
-    return row === undefined ? undefined : remember(row);
+    return loadSession(id);
   };
 
   const knownSession = (id: string): KnownSession | undefined => {
-    if (!known.has(id)) currentSession(id);
+    if (!known.has(id)) loadSession(id);
     return known.get(id);
   };
 
@@ -277,14 +327,6 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     const queue = queued;
     queued = [];
     if (queue.length === 0) return;
-    if (pendingEvents >= MAX_PENDING_EVENTS) {
-      try {
-        ingestNow();
-      } catch (error) {
-        for (const append of queue) append.reject(error);
-        return;
-      }
-    }
     const appendedAt = Date.now();
     const batches: JournalBatch[] = [];
     const outcomes = queue.map((append): { seq: number } | { error: Error } => {
@@ -300,7 +342,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return { seq: session.lastSeq };
     });
     try {
-      if (batches.length > 0) journal.write(batches);
+      if (batches.length > 0) journaled(batches);
     } catch (error) {
       for (const batch of batches) {
         const session = known.get(batch.session)!;
@@ -310,9 +352,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       for (const append of queue) append.reject(error);
       return;
     }
-    pending.push(...batches);
-    for (const batch of batches) pendingEvents += batch.events.length;
-    scheduleIngest();
+    if (inFlight !== undefined) worker?.poll();
+    if (pendingEvents >= MAX_PENDING_EVENTS) ingestInBackground();
+    else scheduleIngest();
     outcomes.forEach((outcome, i) => ('seq' in outcome ? queue[i]!.resolve(outcome.seq) : queue[i]!.reject(outcome.error)));
   };
 
@@ -344,18 +386,18 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       if (session !== undefined && Date.now() - session.verifiedAt < REVERIFY_AFTER_MS) {
         return { id, syndicate: session.syndicate, createdAt: session.createdAt, updatedAt: session.updatedAt, eventCount: session.lastSeq };
       }
-      return currentSession(id) ?? createSession(id, syndicate);
+      return (await currentSession(id)) ?? createSession(id, syndicate);
     },
     async getSession(id: string): Promise<SessionRecord | undefined> {
       return currentSession(id);
     },
     async listSessions({ syndicate, limit = NO_LIMIT }: { syndicate?: string; limit?: number } = {}): Promise<SessionRecord[]> {
-      ingestNow();
+      await flush();
       return syndicate === undefined ? sql.listSessions.all(limit) : sql.listSessionsOf.all(syndicate, limit);
     },
     async deleteSession(id: string): Promise<boolean> {
       // Journaled batches of the session would otherwise re-create it when they are ingested.
-      ingestNow();
+      await flush();
       known.delete(id);
       return deleteSession(id);
     },
@@ -368,7 +410,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       });
     },
     async readEvents(sessionId: string, { afterSeq = 0, limit = NO_LIMIT }: ReadEventsOptions = {}): Promise<StoredEvent[]> {
-      if ((known.get(sessionId)?.pending ?? 0) > 0) ingestNow();
+      if ((known.get(sessionId)?.pending ?? 0) > 0) await flush();
       return sql.selectEvents.all(sessionId, afterSeq, limit).map(
         (row): StoredEvent => ({ seq: row.seq, sessionId, event: JSON.parse(row.payload) as TurnEvent }),
       );
@@ -381,19 +423,22 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     async queryUsage({ since = Number.MIN_SAFE_INTEGER, syndicate }: UsageQuery = {}): Promise<UsageRow[]> {
       return syndicate === undefined ? sql.selectUsage.all(since) : sql.selectUsageOf.all(since, syndicate);
     },
-    async close(): Promise<void> {
-      if (!db.open) return;
-      writeAppends();
-      clearTimeout(ingestTimer);
-      try {
-        ingestNow();
-        // Only now: if the ingest failed, the journal is what keeps the batches for the next open.
-        journal.remove();
-        sql.forgetJournal.run(journal.name);
-      } finally {
-        await checkpointer.stop();
-        db.close();
-      }
+    close(): Promise<void> {
+      closing ??= (async () => {
+        writeAppends();
+        try {
+          await flush();
+          // Only now: if the ingest failed, the journal is what keeps the batches for the next open.
+          journal.remove();
+          for (const name of [...deleted, journal.name]) sql.forgetJournal.run(name);
+        } finally {
+          closed = true;
+          clearTimeout(ingestTimer);
+          await worker?.stop();
+          db.close();
+        }
+      })();
+      return closing;
     },
   };
 }

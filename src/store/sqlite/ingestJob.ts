@@ -1,0 +1,54 @@
+import type { WriteJob } from './writeWorker.js';
+
+// The write job that moves a journal's batches into the database. It carries the journal's lines
+// as one JSON array and SQL does the rest: handing the write thread one string costs ~0.1 ms per
+// thousand events, where the same rows as arrays of parameters cost ~1-2 ms to copy across.
+//
+// Each event's seq continues from what the session holds when the job commits: normally exactly
+// the seq its writer gave it; if another process appended to the session in between, after those
+// events (batches stay whole and in their writer's order; the writer learns the final count from
+// the job's result).
+
+const LAST_SEQ = 'SELECT seq FROM events WHERE session_number = s.number ORDER BY seq DESC LIMIT 1';
+
+const STATEMENTS = [
+  // A session created in the journal, or deleted by another process since (the batch re-creates
+  // it rather than being lost). WHERE true: without it SQLite would read ON CONFLICT as a join.
+  `INSERT INTO sessions (id, syndicate, created_at)
+   SELECT value->>'session', value->>'syndicate', min(value->>'appendedAt') FROM json_each(@batches) WHERE true
+   GROUP BY 1 ORDER BY min(key) ON CONFLICT (id) DO NOTHING`,
+  `INSERT INTO events (session_number, seq, appended_at, type, agent, turn_id, at, payload)
+   SELECT s.number, coalesce((${LAST_SEQ}), 0) + row_number() OVER (PARTITION BY s.number ORDER BY batch.key, event.key),
+          batch.value->>'appendedAt', event.value->>'type', event.value->>'agent', event.value->>'turnId', event.value->>'at', event.value
+   FROM json_each(@batches) AS batch JOIN sessions AS s ON s.id = batch.value->>'session', json_each(batch.value, '$.events') AS event
+   ORDER BY batch.key, event.key`,
+  'INSERT INTO journals_ingested (name, generation) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET generation = excluded.generation',
+  'DELETE FROM journals_ingested WHERE name = ?',
+  `SELECT json_group_object(s.id, coalesce((${LAST_SEQ}), 0)) AS lastSeqs
+   FROM sessions AS s WHERE s.id IN (SELECT value->>'session' FROM json_each(@batches))`,
+] as const;
+const [INSERT_SESSIONS, INSERT_EVENTS, RECORD_INGESTED, FORGET_JOURNAL, SELECT_LAST_SEQS] = [0, 1, 2, 3, 4];
+
+/**
+ * Writes the journal lines' batches, records that journal `name` is ingested up to `generation`
+ * (in the same commit, so a replay after a crash skips it), and drops the records of journals
+ * since deleted. The job's one result row holds each session's last seq (see lastSeqs).
+ */
+export function ingestJob(lines: readonly string[], name: string, generation: number, forget: readonly string[]): WriteJob {
+  return {
+    statements: STATEMENTS,
+    named: { batches: `[${lines.join(',')}]` },
+    runs: [
+      [INSERT_SESSIONS, []],
+      [INSERT_EVENTS, []],
+      [RECORD_INGESTED, [name, generation]],
+      ...forget.map((journal) => [FORGET_JOURNAL, [journal]] as const),
+    ],
+    reads: [[SELECT_LAST_SEQS, []]],
+  };
+}
+
+/** Each session's last seq, from an ingest job's result. */
+export function lastSeqs(rows: readonly unknown[]): Map<string, number> {
+  return new Map(Object.entries(JSON.parse((rows[0] as { lastSeqs: string }).lastSeqs) as Record<string, number>));
+}
