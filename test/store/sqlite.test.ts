@@ -398,6 +398,23 @@ describe('SQLite store durability', () => {
     }
   });
 
+  it('finishes close() before the process ends on its own, while a write job is on the write thread', async () => {
+    const path = join(dir, 'exit.db');
+    const child = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/append-then-close.mjs', import.meta.url)), path, 'exit']);
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await new Promise((resolve) => child.on('exit', resolve));
+
+    expect(output).toBe('closed\n');
+    expect(readdirSync(journalDir(path))).toStrictEqual([]);
+    const store = openSqliteStore(path);
+    try {
+      expect((await store.getSession('exit'))!.eventCount).toBe((400 + 334) * 3);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps every committed batch, and no partial batch, when the writing process is SIGKILLed', async () => {
     const path = join(dir, 'crash.db');
     // Several kills at random points raise the odds that one lands inside a transaction. Each
