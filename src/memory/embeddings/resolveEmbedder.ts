@@ -2,6 +2,7 @@ import type { EmbeddingModelV3 } from '@ai-sdk/provider';
 import type { ProvidersConfig } from '../../config/projectConfig.js';
 import { ModelConfigError } from '../../models/errors.js';
 import { parseModelId } from '../../models/modelIds.js';
+import { compatibleServer, unreachableServer } from '../../models/openAICompatible.js';
 import { CLOUD, type CloudProvider } from '../../models/providers.js';
 import type { Embedder } from './embedder.js';
 import { LOCAL_EMBEDDING_MODEL, localEmbedder } from './localEmbedder.js';
@@ -21,7 +22,6 @@ const CLOUD_DIMENSIONS: Readonly<Record<string, number>> = {
 };
 const DEFAULT_OLLAMA_URL = 'http://localhost:11434';
 const TRAILING_SLASHES = /\/+$/;
-const NON_ENV_CHARS = /[^A-Z0-9]+/g;
 const OFFLINE_HINT = 'or remove memory_embedding to use the built-in local embedder';
 
 const SUPPORTED = [
@@ -82,25 +82,15 @@ function ollamaEmbedder(spec: string, model: string, env: NodeJS.ProcessEnv): Em
 }
 
 function compatibleEmbedder(spec: string, server: string, model: string, env: NodeJS.ProcessEnv, providers: ProvidersConfig): Embedder {
-  const prefix = `OPENAI_COMPATIBLE_${server.toUpperCase().replace(NON_ENV_CHARS, '_')}`;
-  const file = providers[server];
-  const baseURL = env[`${prefix}_BASE_URL`] || file?.base_url;
+  const settings = compatibleServer(server, env, providers[server]);
   return providerEmbedder({
     model: spec,
-    unreachable: `memory_embedding ${spec}: no server answers at ${baseURL}. Start it, fix ${prefix}_BASE_URL or providers.${server}.base_url, ${OFFLINE_HINT}.`,
+    // With a problem, load fails before anything is sent, so the unreachable text is never used.
+    unreachable: 'problem' in settings ? '' : `memory_embedding ${spec}: ${unreachableServer(settings, server)}, ${OFFLINE_HINT}.`,
     async load() {
-      if (baseURL === undefined) {
-        throw new ModelConfigError(
-          `memory_embedding ${spec} needs ${prefix}_BASE_URL, which is not set. Set it to the server's URL (e.g. http://localhost:1234/v1) in the environment or a .env file, or give providers.${server}.base_url in syndicate.config.yaml, ${OFFLINE_HINT}.`,
-        );
-      }
-      const keyVariable = file?.api_key_env;
-      const apiKey = env[`${prefix}_API_KEY`] || (keyVariable === undefined ? undefined : env[keyVariable]) || undefined;
-      if (apiKey === undefined && keyVariable !== undefined) {
-        throw new ModelConfigError(`memory_embedding ${spec} needs ${keyVariable} (named by providers.${server}.api_key_env in the project config), which is not set. Set it in the environment or a .env file.`);
-      }
+      if ('problem' in settings) throw new ModelConfigError(`memory_embedding ${spec} cannot be used: ${settings.problem}, ${OFFLINE_HINT}.`);
       const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
-      return createOpenAICompatible({ name: server, baseURL, apiKey, headers: file?.headers }).embeddingModel(model);
+      return createOpenAICompatible({ name: server, baseURL: settings.baseURL, apiKey: settings.apiKey, headers: settings.headers }).embeddingModel(model);
     },
   });
 }

@@ -93,6 +93,21 @@ describe('provider embedders on the wire', () => {
     expect(fake.requests[0]?.headers).toMatchObject({ authorization: 'Bearer r-key', 'x-title': 'Syndicate' });
   });
 
+  it('sends the headers of OPENAI_COMPATIBLE_<NAME>_HEADERS, as the server\'s models do', async () => {
+    fake = (await startOpenAIEmbeddingsFake()).answer({});
+    const embedder = resolveEmbedder('openai-compatible:router/embed-1', {
+      OPENAI_COMPATIBLE_ROUTER_BASE_URL: `${fake.url}/v1`,
+      OPENAI_COMPATIBLE_ROUTER_HEADERS: '{"X-Title":"Syndicate"}',
+    });
+    await embedder.embed(['x']);
+    expect(fake.requests[0]?.headers).toMatchObject({ 'x-title': 'Syndicate' });
+  });
+
+  it('says what is wrong with OPENAI_COMPATIBLE_<NAME>_HEADERS at the first embed call', async () => {
+    const embedder = resolveEmbedder('openai-compatible:router/embed-1', { OPENAI_COMPATIBLE_ROUTER_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_COMPATIBLE_ROUTER_HEADERS: '["X-Title"]' });
+    await expect(embedder.embed(['x'])).rejects.toThrow(/OPENAI_COMPATIBLE_ROUTER_HEADERS is not a JSON object of string values/);
+  });
+
   it('fails the first embed call, sending nothing, when the provider key is missing, naming the variables', async () => {
     const embedder = resolveEmbedder('gemini-embedding-001', {});
     const failure = embedder.embed(['x']);
@@ -102,7 +117,7 @@ describe('provider embedders on the wire', () => {
   });
 
   it('names the base URL variable when an openai-compatible server is not configured', async () => {
-    await expect(resolveEmbedder('openai-compatible:lm-studio/m', {}).embed(['x'])).rejects.toThrow(/OPENAI_COMPATIBLE_LM_STUDIO_BASE_URL, which is not set/);
+    await expect(resolveEmbedder('openai-compatible:lm-studio/m', {}).embed(['x'])).rejects.toThrow(/OPENAI_COMPATIBLE_LM_STUDIO_BASE_URL is not set/);
   });
 
   it('says how to start Ollama when nothing listens at its address', async () => {
