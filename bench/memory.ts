@@ -25,6 +25,11 @@ const QUERIES = 100;
 const INGEST_SAMPLE = 200;
 const FILL_BATCH = 1_000;
 const SUPERSEDE_SWEEP = [0.3, DEFAULT_SUPERSEDE_THRESHOLD, 0.5];
+// Statements are a minute apart and questions come a day after them: recall breaks ties by age,
+// and wall-clock times (many facts in one millisecond) made the quality figures vary between runs.
+const FIRST_STATEMENT_AT = Date.UTC(2026, 0, 1);
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
 
 function synthetic(): Embedder {
   return fakeEmbedder(512, 'synthetic-bow-512');
@@ -85,7 +90,16 @@ async function benchQuality(embedder: Embedder, supersedeThreshold: number): Pro
   const counts = { droppedRight: 0, droppedWrong: 0, restatements: 0, hits1: 0, hits5: 0, staleAsCurrent: 0, corrected: 0, leaked: 0, returned: 0, questions: 0, siblings: 0, siblingsRetired: 0 };
   for (const script of silos) {
     const writer: FactWriter = { facts: store.facts, embedder, silo: script.silo, dedupThreshold: DEFAULT_DEDUP_THRESHOLD, supersedeThreshold };
-    const candidates: CandidateFact[] = script.statements.map((s) => ({ text: s.text, tag: s.tag, date: null, source: 'user', keys: s.keys, provenance: null }));
+    const candidates: CandidateFact[] = script.statements.map((s, i) => ({
+      text: s.text,
+      tag: s.tag,
+      date: null,
+      source: 'user',
+      keys: s.keys,
+      provenance: null,
+      createdAt: FIRST_STATEMENT_AT + i * MINUTE_MS,
+    }));
+    const askedAt = FIRST_STATEMENT_AT + candidates.length * MINUTE_MS + DAY_MS;
     const { outcomes } = await storeFacts(writer, candidates);
     const seen = new Set<string>();
     outcomes.forEach((outcome, i) => {
@@ -106,7 +120,7 @@ async function benchQuality(embedder: Embedder, supersedeThreshold: number): Pro
     }
     for (const question of script.questions) {
       counts.questions++;
-      const recalled = await recallFacts({ facts: store.facts, embedder, silo: script.silo }, question.question);
+      const recalled = await recallFacts({ facts: store.facts, embedder, silo: script.silo }, question.question, { now: askedAt });
       counts.returned += recalled.length;
       counts.leaked += recalled.filter((hit) => hit.fact.silo !== script.silo).length;
       const current = recalled.filter((hit) => hit.current);

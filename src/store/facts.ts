@@ -118,9 +118,15 @@ export interface FactStore {
   getFact(silo: string, id: string): Promise<FactRecord | undefined>;
   /** Newest first. */
   listFacts(silo: string, options?: ListFactsOptions): Promise<FactRecord[]>;
-  /** Nearest facts by cosine similarity, best first. */
+  /**
+   * Nearest facts by cosine similarity, best first, scored exactly. In a large silo an
+   * implementation may pick the facts to score by a cheaper approximate pass first.
+   */
   searchVectors(silo: string, query: VectorQuery): Promise<ScoredFact[]>;
-  /** Full-text matches of any of the text's rankingWords, best first. */
+  /**
+   * Full-text matches of the text's rankingWords, best first. An implementation may leave out
+   * facts that share only one word with the query when that word is common in the store.
+   */
   searchText(silo: string, text: string, limit: number): Promise<ScoredFact[]>;
   /** Marks active facts superseded by `correctionId`; returns how many changed. Never deletes. */
   supersedeFacts(silo: string, ids: readonly string[], correctionId: string): Promise<number>;

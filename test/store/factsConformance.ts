@@ -10,6 +10,30 @@ import { fakeEmbedder } from '../memory/fakeEmbedder.js';
 
 const embedder = fakeEmbedder();
 
+/** mulberry32: seeded, so a test's vectors are the same on every run. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  a.forEach((x, i) => {
+    dot += x * b[i]!;
+    normA += x * x;
+    normB += b[i]! * b[i]!;
+  });
+  return dot / Math.sqrt(normA * normB);
+}
+
 function freshSilo(): string {
   return `silo-${randomUUID()}`;
 }
@@ -82,6 +106,26 @@ export function describeFactStoreConformance(name: string, open: () => Promise<S
       expect(found.map((hit) => hit.fact.text)).toEqual(['The user lives in Paris.', 'The user owns a red bicycle.']);
       expect(found[0]!.score).toBeGreaterThan(found[1]!.score);
       expect(found[0]!.score).toBeLessThanOrEqual(1);
+    });
+
+    it('ranks by exact cosine similarity among many facts, also where the signs of the vectors would rank otherwise', async () => {
+      const silo = freshSilo();
+      const random = seeded(7);
+      const dimensions = embedder.dimensions;
+      const query = Float32Array.from({ length: dimensions }, () => random() * 2 - 1);
+      // One sign away from the query but nearly identical to it, against the same signs as the
+      // query with other magnitudes: a comparison of signs alone puts the second first.
+      const weakest = query.reduce((best, x, i) => (Math.abs(x) < Math.abs(query[best]!) ? i : best), 0);
+      const nearlyQuery = query.map((x, i) => (i === weakest ? -x : x));
+      const sameSigns = query.map((x) => Math.sign(x) * random());
+      const vectors = [nearlyQuery, sameSigns, ...Array.from({ length: 1_000 }, () => Float32Array.from({ length: dimensions }, () => random() * 2 - 1))];
+      const ids: string[] = [];
+      for (const [i, embedding] of vectors.entries()) ids.push((await facts.insertFact(silo, await newFact(`fact ${i}`, { embedding }))).id);
+      const found = await facts.searchVectors(silo, { embedding: query, embeddingModel: embedder.model, limit: 10 });
+      expect(found.slice(0, 2).map((hit) => hit.fact.id)).toEqual([ids[0], ids[1]]);
+      expect(found[0]!.score).toBeCloseTo(cosine(query, nearlyQuery), 5);
+      expect(found[1]!.score).toBeCloseTo(cosine(query, sameSigns), 5);
+      expect(found.map((hit) => hit.score)).toEqual([...found.map((hit) => hit.score)].sort((a, b) => b - a));
     });
 
     it('gives an identical text a vector similarity of 1', async () => {

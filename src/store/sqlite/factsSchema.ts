@@ -42,3 +42,29 @@ export const FACTS_MIGRATION = `
     PRIMARY KEY (silo, session_id)
   ) WITHOUT ROWID;
 `;
+
+// Vector search moves from sqlite-vec's exact vec0 scan (139 ms for a top 40 at 100k facts) to a
+// binary first pass and an exact re-rank (see binaryCodes.ts and factIndex.ts): each fact's sign-bit
+// code sits in fact_codes, clustered by silo so a process loads a silo's codes in one range read,
+// and its float vector in fact_embeddings, read by number for the re-rank. fact_silos.version
+// counts writes to the silo, so a process holding a silo's codes in memory sees another's writes.
+// Facts embedded before this migration sit in vec0 tables whose names depend on their dimension,
+// which SQL cannot name: facts.ts moves them over when it opens the database.
+//
+// fact_text_vocab gives each word's document count, so a full-text query can tell common words.
+export const FACT_CODES_MIGRATION = `
+  ALTER TABLE fact_silos ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE fact_codes (
+    silo   TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    tag    TEXT NOT NULL,
+    status TEXT NOT NULL,
+    code   BLOB NOT NULL,
+    PRIMARY KEY (silo, number)
+  ) WITHOUT ROWID;
+  CREATE TABLE fact_embeddings (
+    number    INTEGER PRIMARY KEY,
+    embedding BLOB NOT NULL
+  );
+  CREATE VIRTUAL TABLE fact_text_vocab USING fts5vocab (fact_text, 'row');
+`;

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { DOCUMENTS_MIGRATION } from './documentsSchema.js';
-import { FACTS_MIGRATION } from './factsSchema.js';
+import { FACT_CODES_MIGRATION, FACTS_MIGRATION } from './factsSchema.js';
 
 // Migration i moves the schema from version i to i + 1; PRAGMA user_version records how many have
 // run. Append new migrations, never edit one that has shipped.
@@ -86,6 +86,7 @@ const MIGRATIONS: readonly string[] = [
   `,
   DOCUMENTS_MIGRATION,
   FACTS_MIGRATION,
+  FACT_CODES_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
