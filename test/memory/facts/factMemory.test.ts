@@ -44,6 +44,20 @@ describe('remembering facts', () => {
     expect(await memory.remember({ text: 'The user lives in Paris now.', keys: ['home'] })).toMatchObject({ kind: 'stored' });
   });
 
+  it('keeps a near-duplicate that states other numbers, as an update rather than a restatement', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.7 });
+    await memory.remember({ text: 'The rent is 4,800 euros a month.', keys: ['rent'] });
+    expect(await memory.remember({ text: 'The rent is 5,200 euros a month.', keys: ['rent'] })).toMatchObject({ kind: 'stored' });
+    expect(await store.facts.listFacts(memory.silo)).toHaveLength(2);
+  });
+
+  it('drops a near-duplicate that states the same numbers, however they are grouped', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.7 });
+    await memory.remember({ text: 'The rent is 4,800 euros a month.', keys: ['rent'] });
+    expect(await memory.remember({ text: 'the RENT is 4,800 euros per month', keys: ['rent'] })).toMatchObject({ kind: 'duplicate' });
+    expect(await memory.remember({ text: 'The rent is 4800 euros a month.', keys: ['rent'] })).toMatchObject({ kind: 'duplicate' });
+  });
+
   it('stores the fact anyway, with a warning, when the duplicate check fails', async () => {
     const failing: FactStore = { ...store.facts, searchVectors: () => Promise.reject(new Error('disk I/O error')) };
     const memory = memoryOn(store, { store: { facts: failing, readEvents: store.readEvents } });
@@ -79,6 +93,26 @@ describe('corrections', () => {
     const memory = memoryOn(store);
     await memory.remember({ text: 'Rent is due monthly.', keys: ['home'] });
     expect(await memory.remember({ text: 'The user lives in Berlin.', tag: 'CORRECTION', keys: ['home'] })).toMatchObject({ superseded: [] });
+  });
+
+  it('also retire a fact that restates the corrected value, however far it sits from the correction', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    const restatement = await memory.remember({ text: "Paris is where the user's home is, by the river.", keys: ['home'] });
+    const correction = await memory.remember({ text: 'Correction: the user now lives in Berlin.', tag: 'CORRECTION', keys: ['home'] });
+    expect(correction.superseded).toContain(restatement.kind === 'stored' && restatement.fact.id);
+    const active = await store.facts.listFacts(memory.silo, { status: 'active' });
+    expect(active.map((fact) => fact.text)).toEqual(['Correction: the user now lives in Berlin.']);
+  });
+
+  it('leave a fact sharing the key that sits nearly as close to the correction but does not state the corrected value', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    await memory.remember({ text: 'The user lives in a flat.', keys: ['home'] });
+    const correction = await memory.remember({ text: 'Correction: the user now lives in Berlin.', tag: 'CORRECTION', keys: ['home'] });
+    expect(correction.superseded).toHaveLength(1);
+    const active = await store.facts.listFacts(memory.silo, { status: 'active' });
+    expect(active.map((fact) => fact.text).sort()).toEqual(['Correction: the user now lives in Berlin.', 'The user lives in a flat.']);
   });
 
   it('retire an earlier correction when corrected again', async () => {
