@@ -28,7 +28,8 @@ export function openDatabase(path: string, onStatement?: (sql: string) => void):
     // Memory search scans vectors: with SQLite's default 2 MB cache, 7,000 passage vectors took
     // 96 ms a scan, with 64 MB 27 ms. Pages are cached only as they are read.
     db.pragma('cache_size = -65536');
-    // vec0 tables (memory vectors) need the extension on every connection that touches them.
+    // sqlite-vec's functions compare document passage vectors and move facts' vectors out of the
+    // vec0 tables older builds kept them in (migration 7), on any connection that opens the file.
     loadSqliteVec(db);
     migrate(db);
     return db;
