@@ -7,6 +7,7 @@ import { openTurnSession, type TurnSession } from './turnSession.js';
 
 function exitCodeOf(status: TurnStatus): number {
   if (status === 'completed') return ExitCode.ok;
+  if (status === 'input-required') return ExitCode.inputRequired;
   return status === 'cancelled' ? ExitCode.cancelled : ExitCode.failed;
 }
 

@@ -136,6 +136,41 @@ describe('syndicate run --offline', () => {
   });
 });
 
+describe('syndicate run waiting for the user', () => {
+  it('prints the question and exits 3 when the turn ends waiting for an answer, which --session continues', async () => {
+    const dir = tempDir('ask');
+    try {
+      writeFileSync(
+        join(dir.path, 'planner.yaml'),
+        [
+          'syndicate_name: "Planner"',
+          'orchestrator:',
+          '  name: "Planner"',
+          '  model: "gpt-4.1-mini"',
+          '  instruction: "Plan offsites."',
+          '  tools: ["ask_user"]',
+          '  script:',
+          '    - match: "offsite"',
+          '      tool_calls: [{ tool: "ask_user", args: { question: "Which city?" } }]',
+          '    - match: "lisbon"',
+          '      reply: "Lisbon it is."',
+          'subagents: []',
+          '',
+        ].join('\n'),
+      );
+      const asked = await runCli(['run', 'planner.yaml', 'Plan an offsite', '--offline', '--session', 'ask-1'], { home: home.path, cwd: dir.path });
+      expect(asked.code).toBe(3);
+      expect(asked.stdout).toContain('Which city?');
+
+      const answered = await runCli(['run', 'planner.yaml', 'Lisbon', '--offline', '--session', 'ask-1'], { home: home.path, cwd: dir.path });
+      expect(answered.code).toBe(0);
+      expect(answered.stdout).toContain('Lisbon it is.');
+    } finally {
+      dir.remove();
+    }
+  });
+});
+
 describe('syndicate run failures', () => {
   it('names the missing key and --offline, and exits 1', async () => {
     const result = await runCli(['run', 'boardroom', 'hello'], { home: home.path });

@@ -6,7 +6,7 @@ import { runCli, tempDir } from './cli.js';
 const dir = tempDir('usage');
 afterAll(dir.remove);
 
-const EXIT_TABLE = /Exit codes:\n {2}0 {4}ok\n {2}1 {4}.+\n {2}2 {4}usage error.+\n {2}130 {2}cancelled by Ctrl-C/;
+const EXIT_TABLE = /Exit codes:\n {2}0 {4}ok\n {2}1 {4}.+\n {2}2 {4}usage error.+\n {2}3 {4}the turn ended waiting.+\n {2}130 {2}cancelled by Ctrl-C/;
 
 describe('usage', () => {
   it('exits 2 for an unknown command', async () => {
