@@ -5,7 +5,7 @@ import type { CompiledAgent, CompiledDispatch } from './compileSyndicate.js';
 import { errorMessage } from './errors.js';
 import type { TurnEventOf } from './events.js';
 import type { TurnRecord } from './projectTranscript.js';
-import { parseJsonReply } from './structuredOutput.js';
+import { parseJsonReply } from '../models/jsonReply.js';
 import type { TurnContext } from './turnContext.js';
 import { systemPrompt } from './runAgent.js';
 import type { EmbeddingRouter, RouteMatch } from './embeddingRouter.js';

@@ -1,5 +1,6 @@
 import type { JSONSchema7, LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { z } from 'zod';
+import { parseJsonReply } from '../../models/jsonReply.js';
 import { ExtractionSchema, type ExtractedFact } from './fact.js';
 import { extractionPrompt } from './extractionPrompt.js';
 import { renderTranscript, type TranscriptTurn } from './transcript.js';
@@ -28,9 +29,6 @@ const RESPONSE_FORMAT: LanguageModelV3CallOptions['responseFormat'] = {
   schema: z.toJSONSchema(ExtractionSchema) as JSONSchema7,
 };
 
-// Models often wrap JSON in a markdown fence even in JSON mode; accept that, nothing looser.
-const FENCE = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/;
-
 export async function extractFacts(request: ExtractionRequest): Promise<Extraction> {
   const { model } = request;
   const result = await model.doGenerate({
@@ -44,13 +42,9 @@ export async function extractFacts(request: ExtractionRequest): Promise<Extracti
   });
   const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('').trim();
   const who = `fact extraction with ${model.provider}/${model.modelId}`;
-  let json: unknown;
-  try {
-    json = JSON.parse(FENCE.exec(text)?.[1] ?? text);
-  } catch (error) {
-    throw new Error(`${who} did not answer JSON (${(error as Error).message}); the turns stay queued for the next ingestion`);
-  }
-  const parsed = ExtractionSchema.safeParse(json);
+  const json = parseJsonReply(text);
+  if (!json.ok) throw new Error(`${who} did not answer JSON: ${json.problem}; the turns stay queued for the next ingestion`);
+  const parsed = ExtractionSchema.safeParse(json.value);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
     throw new Error(`${who} answered JSON that does not match the fact schema (${problems}); the turns stay queued for the next ingestion`);

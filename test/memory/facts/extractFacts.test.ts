@@ -46,7 +46,7 @@ describe('fact extraction', () => {
 
   it('fails, saying the turns stay queued, when the reply is not JSON', async () => {
     await expect(extractFacts({ model: replying('Sure! Here are the facts.'), turns: TURNS })).rejects.toThrow(
-      /fact extraction with mock-provider\/mock-model-id did not answer JSON .*the turns stay queued/,
+      /fact extraction with mock-provider\/mock-model-id did not answer JSON: .*the turns stay queued/,
     );
   });
 
