@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EmbeddingModelMismatchError, type FactStore, type NewFact } from '../../src/store/facts.js';
 import type { Store } from '../../src/store/store.js';
+import { seeded } from '../../bench/memoryData.js';
 import { fakeEmbedder } from '../memory/fakeEmbedder.js';
 
 // The behaviour every FactStore must show, written against the Store interface so the PostgreSQL
@@ -10,17 +11,6 @@ import { fakeEmbedder } from '../memory/fakeEmbedder.js';
 
 const embedder = fakeEmbedder();
 
-/** mulberry32: seeded, so a test's vectors are the same on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function cosine(a: Float32Array, b: Float32Array): number {
   let dot = 0;
