@@ -166,7 +166,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('moves journaled events into the database on its write thread once that is up, running no SQL on the appending connection', async () => {
+  it('moves journaled events into the database on its write thread once that is up, for appends and reads alike, running no SQL on the appending connection', async () => {
     const path = join(dir, 'write-thread.db');
     const executed: string[] = [];
     const store = openSqliteStore(path, { onStatement: (sql) => executed.push(sql) });
@@ -186,6 +186,11 @@ describe('SQLite store', () => {
         },
         { timeout: 10_000, interval: 50 },
       );
+
+      // A read that must see every event waits for the thread too.
+      await store.appendEvents('s', [message('last')]);
+      expect((await store.readEvents('s', { afterSeq: appended })).map((entry) => entry.event)).toStrictEqual([message('last')]);
+      expect(executed.filter((sql) => sql.startsWith('INSERT'))).toStrictEqual([]);
     } finally {
       raw.close();
       await store.close();

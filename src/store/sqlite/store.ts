@@ -146,6 +146,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   let pendingEvents = 0;
   // Closed journals whose jobs have not committed yet, oldest first; they commit in this order.
   const rotated: Rotated[] = [];
+  let rotations = 0;
+  let committedRotations = 0;
   // Journals deleted since their batches committed: the next job drops their ingestion records.
   let deleted: string[] = [];
   let inFlight: Promise<void> | undefined;
@@ -172,6 +174,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const rotate = (): void => {
     if (pending.length === 0) return;
     rotated.push({ journal, job: ingestJob(pending, journal.name, journal.generation, deleted), events: pendingSessions });
+    rotations++;
     deleted = [];
     journal = createJournal(journalDir(path));
     pending = [];
@@ -192,6 +195,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   /** Books a committed job: what the database now holds of each session, plus what is still journaled. */
   const committed = (done: Rotated, rows: readonly unknown[]): void => {
     rotated.shift();
+    committedRotations++;
     done.journal.remove();
     deleted.push(done.journal.name);
     checkpointer.committed([...done.events.values()].reduce((sum, count) => sum + count, 0));
@@ -261,17 +265,26 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   }
 
   /**
-   * Commits every journaled batch before returning, on this thread once the write thread's job is
-   * done; reports a failure of an earlier background ingest if this one fails too.
+   * Commits every journaled batch before returning: on the write thread once it is up (this thread
+   * only waits), else here. After a failed job it tries once more here, so the caller hears why.
    */
   const flush = async (): Promise<void> => {
-    while (inFlight !== undefined) await inFlight;
     rotate();
-    try {
-      commitHere();
-      ingestFailure = undefined;
-    } catch (error) {
-      throw ingestFailure === undefined ? error : new Error(`storing journaled events failed: ${String(error)}`, { cause: ingestFailure });
+    // Only what is journaled now: appends made meanwhile must not keep the caller waiting.
+    const target = rotations;
+    while (committedRotations < target) {
+      worker?.poll();
+      if (inFlight === undefined && worker?.ready()) ingestInBackground();
+      if (inFlight !== undefined) {
+        await inFlight;
+        if (ingestFailure === undefined) continue;
+      }
+      try {
+        commitHere();
+        ingestFailure = undefined;
+      } catch (error) {
+        throw ingestFailure === undefined ? error : new Error(`storing journaled events failed: ${String(error)}`, { cause: ingestFailure });
+      }
     }
   };
 
