@@ -420,6 +420,24 @@ describe('SQLite store durability', () => {
     }
   });
 
+  it('lets a process that never closes its store end on its own, losing nothing', async () => {
+    const path = join(dir, 'left-open.db');
+    const child = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/append-and-leave-open.mjs', import.meta.url)), path, 'open']);
+    const ended = new Promise((resolve) => child.on('exit', resolve));
+    // A process kept alive by the store would still be running long after its last line.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const code = await ended;
+    clearTimeout(timer);
+
+    expect(code).toBe(0);
+    const store = openSqliteStore(path);
+    try {
+      expect((await store.getSession('open'))!.eventCount).toBe(2 * 400 * 3);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps every committed batch, and no partial batch, when the writing process is SIGKILLed', async () => {
     const path = join(dir, 'crash.db');
     // Several kills at random points raise the odds that one lands inside a transaction. Each

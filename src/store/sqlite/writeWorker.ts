@@ -76,10 +76,7 @@ export function startWriteWorker(path: string, busyTimeoutMs: number): WriteWork
   // Replies come on a port of their own, which poll() can read synchronously.
   const { port1: replies, port2 } = new MessageChannel();
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path: resolve(path), busyTimeoutMs, replies: port2 }, transferList: [port2] });
-  // Never keeps the process alive: work still queued when it exits is journaled, and a checkpoint
-  // cut short is safe (SQLite is crash-safe).
   worker.unref();
-  replies.unref();
   const waiting = new Map<number, { resolve(rows: unknown[]): void; reject(error: unknown): void }>();
   let nextId = 0;
   let failure: Error | undefined;
@@ -98,10 +95,15 @@ export function startWriteWorker(path: string, busyTimeoutMs: number): WriteWork
     }
     const caller = waiting.get(reply.id);
     waiting.delete(reply.id);
+    if (waiting.size === 0) replies.unref();
     if ('rows' in reply) caller?.resolve(reply.rows);
     else caller?.reject(new Error(reply.error));
   };
   replies.on('message', handle);
+  // Keeps the process alive only while a caller waits for a reply (listening refs the port, so
+  // this comes after): work still queued when the process ends is journaled, and a checkpoint cut
+  // short is safe (SQLite is crash-safe).
+  replies.unref();
   worker.on('error', (error) => failAll(error));
   worker.on('exit', (code) => failAll(new Error(`the store's write thread exited (code ${code})`)));
 
@@ -111,6 +113,7 @@ export function startWriteWorker(path: string, busyTimeoutMs: number): WriteWork
       const id = nextId++;
       return new Promise((resolve, reject) => {
         waiting.set(id, { resolve, reject });
+        replies.ref();
         worker.postMessage({ id, job });
       });
     },
