@@ -43,6 +43,26 @@ function reportUnsaved(error: unknown): void {
   process.stderr.write(`warning: an A2A task could not be stored: ${error instanceof Error ? error.message : String(error)}\n`);
 }
 
+/** A task saved but not yet written, with the owner it was saved for. */
+interface Unwritten {
+  task: Task;
+  owner: string;
+}
+
+/**
+ * A copy the SDK can change without changing the one held. The SDK replaces a task's status,
+ * history and metadata wholesale and changes its artifact list and an artifact's fields in place,
+ * but never changes a message or a part it has stored: so the copy shares those, and costs a few
+ * small objects where encoding and decoding the task (as at every event before) cost all of it.
+ */
+function copyOf(task: Task): Task {
+  return { ...task, history: [...(task.history ?? [])], artifacts: (task.artifacts ?? []).map((artifact) => ({ ...artifact })) };
+}
+
+function recordOf({ task, owner }: Unwritten, agent: string): TaskRecord {
+  return { id: task.id, agent, owner, contextId: task.contextId, state: stateName(task), statusAt: isoTime(task.status?.timestamp), document: Task.toJSON(task) };
+}
+
 /** The SDK's TaskStore, plus a promise for the writes it still holds (await it before closing the store). */
 export type BufferedTaskStore = TaskStore & { written(): Promise<void> };
 
@@ -51,17 +71,20 @@ export function createTaskStore(records: TaskRecords, agent: string, onError: (e
   // The SDK saves a task at every event of its turn, ten times for a one-step answer, and each
   // save was a commit: the A2A bench measured them as the largest cost of a SendMessage. Saves are
   // kept per task and written on the next turn of the event loop, only the latest state of each;
-  // reads see what is not written yet. A crash can lose the last milliseconds of a task's states,
-  // and a task left running is marked failed at the next start (failInterruptedTasks).
-  const unwritten = new Map<string, TaskRecord>();
+  // reads see what is not written yet, until it is. A crash can lose the last milliseconds of a
+  // task's states, and a task left running is marked failed at the next start
+  // (failInterruptedTasks). A task is encoded once per write, not at every event.
+  const unwritten = new Map<string, Unwritten>();
   let writing: Promise<void> = Promise.resolve();
   let scheduled = false;
   const writeOut = async (): Promise<void> => {
     await new Promise<void>((resolve) => setImmediate(resolve));
     scheduled = false;
-    const batch = [...unwritten.values()];
-    unwritten.clear();
-    for (const record of batch) await records.save(record).catch(onError);
+    for (const held of [...unwritten.values()]) {
+      await records.save(recordOf(held, agent)).catch(onError);
+      // A save that came in meanwhile stays, for the next write.
+      if (unwritten.get(held.task.id) === held) unwritten.delete(held.task.id);
+    }
   };
   const written = (): Promise<void> => {
     if (!scheduled && unwritten.size > 0) {
@@ -73,20 +96,12 @@ export function createTaskStore(records: TaskRecords, agent: string, onError: (e
   return {
     written,
     async save(task: Task, context: ServerCallContext): Promise<void> {
-      unwritten.set(task.id, {
-        id: task.id,
-        agent,
-        owner: owner(context),
-        contextId: task.contextId,
-        state: stateName(task),
-        statusAt: isoTime(task.status?.timestamp),
-        document: Task.toJSON(task),
-      });
+      unwritten.set(task.id, { task: copyOf(task), owner: owner(context) });
       void written();
     },
     async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
       const pending = unwritten.get(taskId);
-      if (pending?.owner === owner(context)) return taskOf(pending);
+      if (pending?.owner === owner(context)) return copyOf(pending.task);
       const record = await records.get(agent, owner(context), taskId);
       return record && taskOf(record);
     },
