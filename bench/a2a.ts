@@ -16,11 +16,14 @@ import { openSqliteStore } from '../src/store/sqlite/index.js';
 import { report, summarize } from './stats.js';
 
 // SendMessage throughput and latency of `serve-a2a` (a real turn on the scripted model, persisted)
-// against a bare @a2a-js/sdk server whose executor echoes, both on loopback in this process, at 1,
-// 16 and 64 concurrent clients; and the time to the first streamed event.
+// against bare @a2a-js/sdk servers, all on loopback in this process, at 1, 16 and 64 concurrent
+// clients; and the time to the first streamed event. The issue's reference (`ratio`) is a minimal
+// echo executor; a second bare server replays our answer's events (`ratio_same_events`), to show
+// how much of the gap is the SDK's cost per event rather than the turn and its persistence.
 
 const CONCURRENCY = [1, 16, 64];
 const WARMUP = 30;
+const MESSAGE = 'Should our team adopt a four-day work week?';
 
 function request(text: string): SendMessageRequest {
   return {
@@ -31,7 +34,8 @@ function request(text: string): SendMessageRequest {
   };
 }
 
-const echo: AgentExecutor = {
+/** The issue's reference: the message echoed back in the final status, nothing else. */
+const minimalEcho: AgentExecutor = {
   async execute(context, bus) {
     const { taskId, contextId } = context;
     const timestamp = (): string => new Date().toISOString();
@@ -45,7 +49,42 @@ const echo: AgentExecutor = {
   async cancelTask() {},
 };
 
-async function serveBareSdk(): Promise<{ url: string; server: Server }> {
+/**
+ * This bare server's executor answers each message with the task lifecycle ours publishes (the
+ * task, `working`, the answer as artifact chunks, `completed`) and the same chunks ours streamed
+ * for the same message: every event costs the SDK a task load, clone and save, so an echo with
+ * fewer events would not be measuring like with like.
+ */
+function echoOf(chunks: readonly string[]): AgentExecutor {
+  return {
+    async execute(context, bus) {
+      const { taskId, contextId } = context;
+      const status = (state: TaskState): void =>
+        bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message: undefined, timestamp: new Date().toISOString() }, metadata: undefined }));
+      bus.publish(
+        AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [context.userMessage], metadata: undefined }),
+      );
+      status(TaskState.TASK_STATE_WORKING);
+      chunks.forEach((text, index) => {
+        const artifact = { artifactId: 'answer', name: 'answer', description: '', parts: [textPart(text)], metadata: undefined, extensions: [] };
+        bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: index > 0, lastChunk: index === chunks.length - 1, metadata: undefined }));
+      });
+      status(TaskState.TASK_STATE_COMPLETED);
+    },
+    async cancelTask() {},
+  };
+}
+
+/** The text of each chunk our server streamed for the bench's message, as its task's artifact keeps them. */
+async function answerChunks(client: Client): Promise<string[]> {
+  const result = await client.sendMessage(request(MESSAGE));
+  const parts = 'id' in result ? (result.artifacts[0]?.parts ?? []) : [];
+  const chunks = parts.flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : []));
+  if (chunks.length === 0) throw new Error('the served syndicate answered the bench message with no text artifact');
+  return chunks;
+}
+
+async function serveBareSdk(echo: AgentExecutor): Promise<{ url: string; server: Server }> {
   const app = express();
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
@@ -85,7 +124,7 @@ async function sendMessages(client: Client, concurrency: number, total: number):
       while (started < total) {
         started++;
         const sent = performance.now();
-        await client.sendMessage(request('Should our team adopt a four-day work week?'));
+        await client.sendMessage(request(MESSAGE));
         latencies.push((performance.now() - sent) * 1_000);
       }
     }),
@@ -97,7 +136,7 @@ async function firstStreamedEvent(client: Client, runs: number): Promise<number[
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
     const sent = performance.now();
-    for await (const event of client.sendMessageStream(request('Should our team adopt a four-day work week?'))) {
+    for await (const event of client.sendMessageStream(request(MESSAGE))) {
       if (samples.length === i) samples.push((performance.now() - sent) * 1_000);
       void event;
     }
@@ -111,13 +150,17 @@ export async function benchA2a(): Promise<void> {
   const syndicate = compileSyndicate(defineSyndicate(defineAgent('Echo', { model: 'scripted' }), { name: 'Echo', memorySystem: 'session-only' }));
   // The rate limiter would turn the benchmark away: it measures the server, not the limit.
   const ours = await serveA2a({ agents: [{ id: 'echo', syndicate }], store, host: '127.0.0.1', port: 0, env: {}, version: 'bench', rateLimit: { perSecond: 1e9, burst: 1e9 } });
-  const bare = await serveBareSdk();
+  const bare: Array<{ url: string; server: Server }> = [];
   try {
     const oursClient = await clientOf(`${ours.url}/echo`);
-    const bareClient = await clientOf(bare.url);
+    const chunks = await answerChunks(oursClient);
+    report('a2a answer', { artifact_chunks: chunks.length, events_per_task: chunks.length + 3, minimal_echo_events: 2 });
+    bare.push(await serveBareSdk(minimalEcho), await serveBareSdk(echoOf(chunks)));
+    const [minimalClient, sameEventsClient] = await Promise.all(bare.map(({ url }) => clientOf(url)));
     for (const concurrency of CONCURRENCY) {
       const total = concurrency === 1 ? 300 : 800;
-      const sdk = await sendMessages(bareClient, concurrency, total);
+      const sdk = await sendMessages(minimalClient!, concurrency, total);
+      const sameEvents = await sendMessages(sameEventsClient!, concurrency, total);
       const served = await sendMessages(oursClient, concurrency, total);
       const sdkFigures = summarize(sdk.latencies);
       const servedFigures = summarize(served.latencies);
@@ -125,17 +168,19 @@ export async function benchA2a(): Promise<void> {
         bare_sdk_rps: sdk.perSecond,
         bare_p50_ms: sdkFigures.median / 1_000,
         bare_p99_ms: sdkFigures.p99 / 1_000,
+        same_events_rps: sameEvents.perSecond,
         syndicate_rps: served.perSecond,
         p50_ms: servedFigures.median / 1_000,
         p99_ms: servedFigures.p99 / 1_000,
         ratio: served.perSecond / sdk.perSecond,
+        ratio_same_events: served.perSecond / sameEvents.perSecond,
       });
     }
     const streamed = summarize(await firstStreamedEvent(oursClient, 100));
     report('a2a first streamed event', { runs: 100, median_ms: streamed.median / 1_000, p99_ms: streamed.p99 / 1_000 });
   } finally {
     await ours.close();
-    await new Promise<void>((resolve) => bare.server.close(() => resolve()));
+    for (const { server } of bare) await new Promise<void>((resolve) => server.close(() => resolve()));
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
