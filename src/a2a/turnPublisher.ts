@@ -44,8 +44,12 @@ export function createTurnPublisher(bus: ExecutionEventBus, taskId: string, cont
   // Who answers the caller: the root, or the specialist a dispatching root routes the turn to.
   let answering = { agent: '', depth: 0 };
   let streamed = '';
-  // The latest chunk is held back, so the one that turns out to be last can say so.
+  // Deltas are held until the event loop turns, and go out as one chunk: a model answering from
+  // memory (the scripted model, a local cache) produces its whole answer in one turn, and every
+  // chunk costs the SDK a load, clone and save of the task. A model streaming over the network
+  // yields between deltas, so its answer still streams.
   let held: string | undefined;
+  let releasing = false;
 
   const status = (state: TaskState, text: string | undefined): void => {
     const message = text === undefined ? undefined : agentMessage(text, taskId, contextId);
@@ -60,9 +64,18 @@ export function createTurnPublisher(bus: ExecutionEventBus, taskId: string, cont
     chunk(held, streamed.length > held.length, false);
     held = undefined;
   };
+  const releaseSoon = (): void => {
+    if (releasing) return;
+    releasing = true;
+    setImmediate(() => {
+      releasing = false;
+      release();
+    });
+  };
   const finishAnswer = (output: string): void => {
-    if (held !== undefined && streamed === output) {
-      chunk(held, streamed.length > held.length, true);
+    if (streamed !== '' && streamed === output) {
+      // What is still held goes out marked last; with nothing held, an empty last chunk closes it.
+      chunk(held ?? '', held === undefined || streamed.length > held.length, true);
     } else {
       // Nothing streamed, or the answer is not what streamed (text before a tool call, a repaired
       // structured reply): the whole answer replaces the artifact.
@@ -78,9 +91,9 @@ export function createTurnPublisher(bus: ExecutionEventBus, taskId: string, cont
         return;
       case 'text-delta':
         if (event.agent !== answering.agent || event.depth !== answering.depth) return;
-        release();
-        held = event.delta;
+        held = (held ?? '') + event.delta;
         streamed += event.delta;
+        releaseSoon();
         return;
       case 'turn-end':
         if (event.status === 'completed') finishAnswer(event.output);
