@@ -80,11 +80,14 @@ export function createTaskStore(records: TaskRecords, agent: string, onError: (e
   const writeOut = async (): Promise<void> => {
     await new Promise<void>((resolve) => setImmediate(resolve));
     scheduled = false;
-    for (const held of [...unwritten.values()]) {
-      await records.save(recordOf(held, agent)).catch(onError);
-      // A save that came in meanwhile stays, for the next write.
-      if (unwritten.get(held.task.id) === held) unwritten.delete(held.task.id);
-    }
+    // Requested together, so the store can write them in one commit.
+    await Promise.all(
+      [...unwritten.values()].map(async (held) => {
+        await records.save(recordOf(held, agent)).catch(onError);
+        // A save that came in meanwhile stays, for the next write.
+        if (unwritten.get(held.task.id) === held) unwritten.delete(held.task.id);
+      }),
+    );
   };
   const written = (): Promise<void> => {
     if (!scheduled && unwritten.size > 0) {

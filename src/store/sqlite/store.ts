@@ -288,6 +288,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     }
   };
 
+  /** A job beside the journal's: on the write thread once it is up, else here. */
+  const writeJob = async (job: WriteJob): Promise<unknown[]> => {
+    worker?.poll();
+    const rows = worker?.ready() ? await worker.run(job) : runWriteJob(db, job);
+    checkpointer.committed(job.runs.length);
+    return rows;
+  };
+
   const remember = (row: SessionRecord): SessionRecord => {
     known.set(row.id, { syndicate: row.syndicate, createdAt: row.createdAt, lastSeq: row.eventCount, updatedAt: row.updatedAt, pending: 0, verifiedAt: Date.now(), stored: true });
     return row;
@@ -390,7 +398,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   return {
     path,
     documents: createSqliteDocuments(db, () => checkpointer.committed()),
-    tasks: createSqliteTasks(db, () => checkpointer.committed()),
+    tasks: createSqliteTasks(db, writeJob),
     facts: createSqliteFacts(db, () => checkpointer.committed()),
     async openSession(id: string, syndicate: string): Promise<SessionRecord> {
       // Read first: a session is opened once per turn and almost always exists already, and a read

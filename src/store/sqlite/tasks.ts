@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { TaskPage, TaskQuery, TaskRecord, TaskRecords } from '../tasks.js';
+import type { WriteJob } from './writeWorker.js';
 
 /** A task as stored: its document serialised. */
 type TaskRow = Omit<TaskRecord, 'document'> & { document: string };
@@ -27,19 +28,53 @@ interface QueryParams {
   limit: number;
 }
 
+// Saves requested together (a server writing out the tasks of one turn of its event loop) go in
+// one write job: one commit, on the store's write thread once it is up. A commit per task was
+// ~80 µs of the serving thread per SendMessage.
+const SAVE_STATEMENTS = [
+  `INSERT INTO a2a_tasks (id, agent, owner, context_id, state, status_at, document) VALUES (?, ?, ?, ?, ?, ?, ?)
+   ON CONFLICT (id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
+     status_at = excluded.status_at, document = excluded.document
+   WHERE a2a_tasks.agent = excluded.agent AND a2a_tasks.owner = excluded.owner`,
+  // Read back in the same transaction: an upsert refused by its WHERE leaves no row of this owner.
+  'SELECT 1 AS saved FROM a2a_tasks WHERE id = ? AND agent = ? AND owner = ?',
+] as const;
+const [UPSERT, OWNED] = [0, 1];
+
+interface QueuedSave {
+  task: TaskRecord;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+function saveJob(saves: readonly QueuedSave[]): WriteJob {
+  return {
+    statements: SAVE_STATEMENTS,
+    named: {},
+    runs: saves.map(({ task: t }) => [UPSERT, [t.id, t.agent, t.owner, t.contextId, t.state, t.statusAt, JSON.stringify(t.document)]] as const),
+    reads: saves.map(({ task: t }) => [OWNED, [t.id, t.agent, t.owner]] as const),
+  };
+}
+
 function recordOf(row: TaskRow): TaskRecord {
   const { document, ...rest } = row;
   return { ...rest, document: JSON.parse(document) as unknown };
 }
 
-export function createSqliteTasks(db: Database.Database, committed: () => void): TaskRecords {
-  const upsert = db.prepare<[TaskRow]>(
-    `INSERT INTO a2a_tasks (id, agent, owner, context_id, state, status_at, document)
-     VALUES (@id, @agent, @owner, @contextId, @state, @statusAt, @document)
-     ON CONFLICT (id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
-       status_at = excluded.status_at, document = excluded.document
-     WHERE a2a_tasks.agent = excluded.agent AND a2a_tasks.owner = excluded.owner`,
-  );
+/** `write` runs a job on the store's write thread or, until that is up, on `db`. */
+export function createSqliteTasks(db: Database.Database, write: (job: WriteJob) => Promise<unknown[]>): TaskRecords {
+  let queued: QueuedSave[] = [];
+  const writeQueued = (): void => {
+    const saves = queued;
+    queued = [];
+    write(saveJob(saves)).then(
+      (rows) =>
+        saves.forEach(({ task, resolve, reject }, index) =>
+          rows[index] === undefined ? reject(new Error(`task '${task.id}' belongs to another agent or caller and cannot be saved over`)) : resolve(),
+        ),
+      (error: unknown) => saves.forEach(({ reject }) => reject(error)),
+    );
+  };
   const selectOne = db.prepare<[agent: string, owner: string, id: string], TaskRow>(
     `SELECT ${COLUMNS} FROM a2a_tasks WHERE agent = ? AND owner = ? AND id = ?`,
   );
@@ -51,10 +86,11 @@ export function createSqliteTasks(db: Database.Database, committed: () => void):
   );
 
   return {
-    async save(task: TaskRecord): Promise<void> {
-      const { changes } = upsert.run({ ...task, document: JSON.stringify(task.document) });
-      if (changes === 0) throw new Error(`task '${task.id}' belongs to another agent or caller and cannot be saved over`);
-      committed();
+    save(task: TaskRecord): Promise<void> {
+      return new Promise((resolve, reject) => {
+        if (queued.length === 0) queueMicrotask(writeQueued);
+        queued.push({ task, resolve, reject });
+      });
     },
     async get(agent: string, owner: string, id: string): Promise<TaskRecord | undefined> {
       const row = selectOne.get(agent, owner, id);
