@@ -1,4 +1,4 @@
-import type { TurnEvent, TurnEventOf } from '../../runtime/events.js';
+import type { TurnEvent, TurnEventOf, TurnStatus } from '../../runtime/events.js';
 import type { TurnObserver } from '../../runtime/runTurn.js';
 import type { Store, UsageRow } from '../../store/store.js';
 
@@ -18,12 +18,10 @@ export interface UsageLedger {
   settled(): Promise<void>;
 }
 
-type PendingRow = Omit<UsageRow, 'turnStatus'>;
-
 const FLUSH_AT_ROWS = 256;
 const FLUSH_AFTER_MS = 1_000;
 
-function pendingRow(event: TurnEventOf<'usage'>, syndicate: string, sessionId: string | null): PendingRow {
+function rowOf(event: TurnEventOf<'usage'>, syndicate: string, sessionId: string | null, turnStatus: TurnStatus): UsageRow {
   return {
     at: event.at,
     syndicate,
@@ -38,6 +36,7 @@ function pendingRow(event: TurnEventOf<'usage'>, syndicate: string, sessionId: s
     cachedInputTokens: event.cachedInputTokens,
     latencyMs: event.latencyMs,
     outcome: event.outcome,
+    turnStatus,
   };
 }
 
@@ -52,7 +51,8 @@ function nextTick(): Promise<void> {
  * never waits on the ledger; a failed write is reported through `onError`, never to the turn.
  */
 export function createUsageLedger({ store, syndicate, sessionId, onError }: UsageLedgerOptions): UsageLedger {
-  const open = new Map<string, PendingRow[]>();
+  // The usage events of each turn still running; a row is built once, when its turn's status is known.
+  const open = new Map<string, Array<TurnEventOf<'usage'>>>();
   let ready: UsageRow[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writes: Promise<void> = Promise.resolve();
@@ -86,14 +86,14 @@ export function createUsageLedger({ store, syndicate, sessionId, onError }: Usag
 
   const observe = (event: TurnEvent): void => {
     if (event.type === 'usage') {
-      const rows = open.get(event.turnId);
-      if (rows) rows.push(pendingRow(event, syndicate, sessionId));
-      else open.set(event.turnId, [pendingRow(event, syndicate, sessionId)]);
+      const calls = open.get(event.turnId);
+      if (calls) calls.push(event);
+      else open.set(event.turnId, [event]);
     } else if (event.type === 'turn-end') {
-      const rows = open.get(event.turnId);
+      const calls = open.get(event.turnId);
       open.delete(event.turnId);
-      if (!rows) return;
-      for (const row of rows) ready.push({ ...row, turnStatus: event.status });
+      if (!calls) return;
+      for (const call of calls) ready.push(rowOf(call, syndicate, sessionId, event.status));
       // One commit per batch of turns, not per turn: a commit costs as much as a whole turn's
       // framework work here (bench/observability.ts). A crash loses at most FLUSH_AFTER_MS of
       // ledger rows, never session events.
