@@ -38,4 +38,37 @@ describe('deleting memory', () => {
     expect(fileHolds(path, SECRET)).toBe(false);
     expect(fileHolds(`${path}-wal`, SECRET)).toBe(false);
   });
+
+  it('leaves no copy of a deleted fact in the database or its WAL while the store stays open', async () => {
+    const path = join(dir, 'open.db');
+    const store = openSqliteStore(path);
+    try {
+      const embedding = new Float32Array(8).fill(0.5);
+      const fact = await store.facts.insertFact('bob--local', { text: SECRET, tag: 'FACT', date: null, source: 'user', keys: ['bank'], provenance: null, embedding, embeddingModel: 'test-8' });
+      expect(fileHolds(`${path}-wal`, SECRET) || fileHolds(path, SECRET)).toBe(true);
+
+      await store.facts.deleteFact('bob--local', fact.id);
+
+      expect(fileHolds(path, SECRET)).toBe(false);
+      expect(fileHolds(`${path}-wal`, SECRET)).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('leaves no copy of a purged silo in the database or its WAL while the store stays open', async () => {
+    const path = join(dir, 'purged.db');
+    const store = openSqliteStore(path);
+    try {
+      const embedding = new Float32Array(8).fill(0.5);
+      await store.facts.insertFact('carol--local', { text: SECRET, tag: 'FACT', date: null, source: 'user', keys: ['bank'], provenance: null, embedding, embeddingModel: 'test-8' });
+
+      await store.facts.purgeSilo('carol--local');
+
+      expect(fileHolds(path, SECRET)).toBe(false);
+      expect(fileHolds(`${path}-wal`, SECRET)).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
 });

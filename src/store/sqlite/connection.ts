@@ -38,3 +38,13 @@ export function openDatabase(path: string, onStatement?: (sql: string) => void):
     throw error;
   }
 }
+
+/**
+ * Copies the WAL into the database file and empties it. With secure_delete, a delete zeroes the
+ * content in the new version of each page, but the WAL still holds the old versions until it is
+ * overwritten; personal data that was deleted must not wait for that. Waits (busy timeout) for
+ * other connections' transactions to end.
+ */
+export function eraseOldPageVersions(db: Database.Database): void {
+  db.pragma('wal_checkpoint(TRUNCATE)');
+}

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { eraseOldPageVersions } from './connection.js';
 import type {
   DocumentAddress,
   DocumentIndexUpdate,
@@ -291,6 +292,7 @@ export function createSqliteDocuments(db: Database.Database, committed: () => vo
     },
     async purgeSilo(silo) {
       written(purgeSilo.immediate(silo));
+      eraseOldPageVersions(db);
     },
   };
 }

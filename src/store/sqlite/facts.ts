@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { assertSilo } from '../../memory/silo.js';
 import { binaryCode, codeBytes } from './binaryCodes.js';
+import { eraseOldPageVersions } from './connection.js';
 import { createSiloIndex, type IndexedCode, type SiloIndex } from './factIndex.js';
 import {
   EmbeddingModelMismatchError,
@@ -485,6 +486,7 @@ export function createSqliteFacts(db: Database.Database, committed: () => void):
       const deleted = deleteFact.immediate(silo, id);
       committed();
       if (deleted === undefined) return false;
+      eraseOldPageVersions(db);
       afterWrite(silo, deleted.before, (index) => index.remove(deleted.number));
       return true;
     },
@@ -493,6 +495,7 @@ export function createSqliteFacts(db: Database.Database, committed: () => void):
       const deleted = purge.immediate(silo);
       sql.optimizeText.run();
       committed();
+      eraseOldPageVersions(db);
       indexes.delete(silo);
       return deleted;
     },
