@@ -146,8 +146,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   let pendingEvents = 0;
   // Closed journals whose jobs have not committed yet, oldest first; they commit in this order.
   const rotated: Rotated[] = [];
+  // Every rotation queues one job and every commit takes one off: rotations - rotated.length have committed.
   let rotations = 0;
-  let committedRotations = 0;
   // Journals deleted since their batches committed: the next job drops their ingestion records.
   let deleted: string[] = [];
   let inFlight: Promise<void> | undefined;
@@ -155,7 +155,6 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   let ingestFailure: unknown;
   let lastOrphanScan = 0;
   let closing: Promise<void> | undefined;
-  let closed = false;
 
   const replayOrphans = (): void => {
     lastOrphanScan = Date.now();
@@ -195,7 +194,6 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   /** Books a committed job: what the database now holds of each session, plus what is still journaled. */
   const committed = (done: Rotated, rows: readonly unknown[]): void => {
     rotated.shift();
-    committedRotations++;
     done.journal.remove();
     deleted.push(done.journal.name);
     checkpointer.committed([...done.events.values()].reduce((sum, count) => sum + count, 0));
@@ -213,7 +211,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   };
 
   const scheduleIngest = (): void => {
-    if (pending.length > 0 && ingestTimer === undefined && !closed) ingestTimer = setTimeout(ingestWhenIdle, INGEST_DELAY_MS).unref();
+    if (pending.length > 0 && ingestTimer === undefined && closing === undefined) ingestTimer = setTimeout(ingestWhenIdle, INGEST_DELAY_MS).unref();
   };
 
   /**
@@ -272,7 +270,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     rotate();
     // Only what is journaled now: appends made meanwhile must not keep the caller waiting.
     const target = rotations;
-    while (committedRotations < target) {
+    while (rotations - rotated.length < target) {
       worker?.poll();
       if (inFlight === undefined && worker?.ready()) ingestInBackground();
       if (inFlight !== undefined) {
@@ -453,7 +451,6 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
           journal.remove();
           for (const name of [...deleted, journal.name]) sql.forgetJournal.run(name);
         } finally {
-          closed = true;
           clearTimeout(ingestTimer);
           await worker?.stop();
           db.close();
