@@ -10,7 +10,6 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = join(REPO_ROOT, 'dist', 'cli', 'syndicate.mjs');
 export const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
-export const SEED_DIR = join(REPO_ROOT, '..', 'shared', 'seed-examples');
 
 export const BOARDROOM_PROPOSAL = 'Proposal: a three-day team offsite in Lisbon for 12 people on a 4,800 budget.';
 

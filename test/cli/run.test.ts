@@ -1,7 +1,8 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BOARDROOM_PROPOSAL, EXAMPLES_DIR, SEED_DIR, runCli, tempDir } from './cli.js';
+import { BOARDROOM_PROPOSAL, EXAMPLES_DIR, runCli, tempDir } from './cli.js';
+import { SEED_EXAMPLES_DIR } from '../seedExamplesDir.js';
 
 const home = tempDir('run');
 afterAll(home.remove);
@@ -88,7 +89,7 @@ describe('syndicate run --offline', () => {
   });
 
   it('says nothing was stored for memory_system: internal-only', async () => {
-    const result = await runCli(['run', join(SEED_DIR, 'council.yaml'), 'Remote work beats the office.', '--offline'], { home: home.path });
+    const result = await runCli(['run', join(SEED_EXAMPLES_DIR, 'council.yaml'), 'Remote work beats the office.', '--offline'], { home: home.path });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('→ Moderator consults Advocate');
     expect(result.stdout).toMatch(/Nothing was stored \(memory_system: internal-only\)\.\n$/);

@@ -1,7 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOARDROOM_PROPOSAL, SEED_DIR, runCli, tempDir } from './cli.js';
+import { BOARDROOM_PROPOSAL, runCli, tempDir } from './cli.js';
+import { SEED_EXAMPLES_DIR } from '../seedExamplesDir.js';
 
 // The ledger end to end through the built CLI: turns run by `run` are read back by `usage`.
 
@@ -100,7 +101,7 @@ describe('syndicate usage of failed and unstored turns', () => {
   });
 
   it('records the calls of an internal-only syndicate while storing no session', async () => {
-    expect((await runCli(['run', join(SEED_DIR, 'council.yaml'), 'Remote work beats the office.', '--offline'], { home: home.path })).code).toBe(0);
+    expect((await runCli(['run', join(SEED_EXAMPLES_DIR, 'council.yaml'), 'Remote work beats the office.', '--offline'], { home: home.path })).code).toBe(0);
     const sessions = await runCli(['sessions', 'list', '--json'], { home: home.path });
     expect((JSON.parse(sessions.stdout) as Array<{ syndicate: string }>).map((s) => s.syndicate)).not.toContain('Council');
     const result = await runCli(['usage', '--syndicate', 'Council'], { home: home.path });

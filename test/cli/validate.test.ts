@@ -1,7 +1,8 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXAMPLES_DIR, SEED_DIR, runCli, tempDir } from './cli.js';
+import { EXAMPLES_DIR, runCli, tempDir } from './cli.js';
+import { SEED_EXAMPLES_DIR } from '../seedExamplesDir.js';
 
 const dir = tempDir('validate');
 afterAll(dir.remove);
@@ -20,7 +21,7 @@ describe('syndicate validate', () => {
   it('accepts every bundled example and every seed example', async () => {
     const files = [
       ...readdirSync(EXAMPLES_DIR).map((f) => join(EXAMPLES_DIR, f)),
-      ...readdirSync(SEED_DIR).filter((f) => f.endsWith('.yaml')).map((f) => join(SEED_DIR, f)),
+      ...readdirSync(SEED_EXAMPLES_DIR).filter((f) => f.endsWith('.yaml')).map((f) => join(SEED_EXAMPLES_DIR, f)),
     ];
     const result = await runCli(['validate', ...files], { home: dir.path });
     expect(result.code).toBe(0);

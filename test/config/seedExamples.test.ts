@@ -2,9 +2,9 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadSyndicate } from '../../src/config/index.js';
+import { SEED_EXAMPLES_DIR } from '../seedExamplesDir.js';
 
-// The seed examples live beside the repository (../shared), never copied into it.
-const seedExamples = fileURLToPath(new URL('../../../shared/seed-examples/', import.meta.url));
+const seedExamples = `${SEED_EXAMPLES_DIR}/`;
 
 describe('seed examples', () => {
   it('loads council.yaml unchanged with its three agents', () => {
