@@ -19,8 +19,15 @@ export interface Caller {
   userId: string | undefined;
 }
 
-export function isValidUserId(value: string): boolean {
-  return USER_ID.test(value);
+// A request without a user id uses its principal's silo, so a user named after a principal would
+// share it: "local" is also the CLI's own silo on this machine.
+const RESERVED_USER_IDS: ReadonlySet<string> = new Set<Principal>(['client', 'local']);
+
+/** Why `value` cannot name a user, or undefined when it can. */
+export function userIdProblem(value: string): string | undefined {
+  if (!USER_ID.test(value)) return `${USER_HEADER} must be 1-64 letters, digits, '.', '_' or '-'`;
+  if (RESERVED_USER_IDS.has(value)) return `${USER_HEADER} '${value}' is reserved: name the user anything else`;
+  return undefined;
 }
 
 /** The scope of tasks and sessions: the principal, plus the user id when one was given. */

@@ -1,8 +1,7 @@
-import express, { type Express, type Router } from 'express';
-import { A2A_VERSION_HEADER, AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import { AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
 import {
   DefaultExecutionEventBusManager,
-  DefaultRequestHandler,
   InMemoryPushNotificationStore,
   type AgentExecutor,
   type PushNotificationStore,
@@ -18,9 +17,13 @@ import type { NetworkPolicy } from '../tools/guards/ssrf.js';
 import { buildAgentCard, buildExtendedAgentCard, JSONRPC_PATH, REST_PATH, type AgentCardOptions } from './agentCard.js';
 import { callerOfRequest, CallerUser } from './caller.js';
 import { createTurnExecutor, type TurnExecutorOptions } from './executor.js';
-import { DEFAULT_RATE_LIMIT, rateLimiter, type RateLimit } from './rateLimit.js';
-import { authenticate, jsonOnly, jsonRpcParseError, loopbackOnly, parseJsonBody, restParseError } from './security.js';
+import { jsonRpcRequestOnly } from './jsonRpcRequest.js';
+import { OutputModeCheckingHandler } from './outputModes.js';
+import { DEFAULT_RATE_LIMIT, createRateLimiter, type RateLimit } from './rateLimit.js';
+import { isLegacyRequest, jsonRpcErrors, restErrors, refusePlain, type Refuse } from './refusals.js';
+import { authenticate, JSONRPC_TYPES, jsonOnly, loopbackOnly, parseJsonBody, REST_TYPES } from './security.js';
 import { createTaskStore, type BufferedTaskStore } from './taskStore.js';
+import type { TrustProxy } from './trustProxy.js';
 import { guardedPushStore } from './webhookGuard.js';
 
 // The A2A face as an express app: one agent per served syndicate under /<agent-id>/, and a single
@@ -55,6 +58,8 @@ export interface A2aAppOptions {
   version: string;
   maxBodyBytes?: number;
   rateLimit?: RateLimit;
+  /** Which proxies may name the client (X-Forwarded-For) that rate limiting counts; none by default. */
+  trustProxy?: TrustProxy;
   /** Which webhook addresses push notifications may go to (the SSRF guard's policy). */
   webhookPolicy: NetworkPolicy;
   /** Push-notification delivery timeout per webhook call. */
@@ -72,11 +77,6 @@ export function agentIdFor(name: string): string {
   return id || 'syndicate';
 }
 
-function isV1Request(req: express.Request): boolean {
-  const version = req.header(A2A_VERSION_HEADER);
-  return version !== undefined && !version.startsWith('0.');
-}
-
 interface AgentParts {
   executor: AgentExecutor;
   taskStore: TaskStore;
@@ -88,9 +88,13 @@ function syndicateCards(syndicate: CompiledSyndicate): ServedAgent['cards'] {
   return (cardOptions) => ({ card: buildAgentCard(syndicate, cardOptions), extended: buildExtendedAgentCard(syndicate, cardOptions) });
 }
 
-function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: string, options: A2aAppOptions, maxBodyBytes: number): Router {
+/** The guards every endpoint starts with (Host and Origin, rate), refusing in its error shape. */
+type Admission = (refuse: Refuse) => RequestHandler[];
+
+function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: string, options: A2aAppOptions, admission: Admission): Router {
   const { card, extended } = cards({ baseUrl, secured: options.secret !== undefined, version: options.version });
-  const handler = new DefaultRequestHandler(
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const handler = new OutputModeCheckingHandler(
     card,
     parts.taskStore,
     parts.executor,
@@ -105,11 +109,28 @@ function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: st
   // The card is public: discovery comes before authentication. A 1.0 client gets the card in the
   // spec's JSON form (the SDK's handler writes its internal shape, where a security scheme's oneof
   // reads {"$case": ...}); 0.3 clients, which send no version, get the SDK's translated card.
-  router.get(`/${AGENT_CARD_PATH}`, (req, res, next) => (isV1Request(req) ? res.json(AgentCard.toJSON(card)) : next()));
+  router.use(`/${AGENT_CARD_PATH}`, ...admission(refusePlain));
+  router.get(`/${AGENT_CARD_PATH}`, (req, res, next) => (isLegacyRequest(req) ? next() : res.json(AgentCard.toJSON(card))));
   router.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler, legacyCompat }));
-  router.use(jsonOnly(), authenticate(options.secret));
-  router.use(JSONRPC_PATH, ...parseJsonBody(maxBodyBytes, jsonRpcParseError), jsonRpcHandler({ requestHandler: handler, userBuilder, legacyCompat }));
-  router.use(REST_PATH, ...parseJsonBody(maxBodyBytes, restParseError), restHandler({ requestHandler: handler, userBuilder, legacyCompat }));
+  // Each binding's guards refuse in its own error shape. Authentication comes before the body is
+  // read: nothing of an unauthenticated caller is parsed.
+  router.use(
+    JSONRPC_PATH,
+    ...admission(jsonRpcErrors.refuse),
+    jsonOnly(JSONRPC_TYPES, jsonRpcErrors.refuse),
+    authenticate(options.secret, jsonRpcErrors.refuse),
+    ...parseJsonBody(maxBodyBytes, JSONRPC_TYPES, jsonRpcErrors),
+    jsonRpcRequestOnly(),
+    jsonRpcHandler({ requestHandler: handler, userBuilder, legacyCompat }),
+  );
+  router.use(
+    REST_PATH,
+    ...admission(restErrors.refuse),
+    jsonOnly(REST_TYPES, restErrors.refuse),
+    authenticate(options.secret, restErrors.refuse),
+    ...parseJsonBody(maxBodyBytes, REST_TYPES, restErrors),
+    restHandler({ requestHandler: handler, userBuilder, legacyCompat }),
+  );
   return router;
 }
 
@@ -125,11 +146,12 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
     if (ids.has(id)) throw new Error(`two served syndicates share the agent id '${id}': rename one (syndicate_name) or serve them from separate processes`);
     ids.add(id);
   }
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const app = express();
   app.disable('x-powered-by');
-  if (options.loopbackOnly) app.use(loopbackOnly());
-  app.use(rateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT));
+  if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
+  // One limiter: a client's requests to every agent and endpoint share its bucket.
+  const limiter = createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
+  const admission: Admission = (refuse) => [...(options.loopbackOnly ? [loopbackOnly(refuse)] : []), limiter.guard(refuse)];
   const taskStores: BufferedTaskStore[] = [];
   const partsOf = (id: string, executor: AgentExecutor): AgentParts => {
     const taskStore = createTaskStore(options.store.tasks, id);
@@ -143,12 +165,12 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
   };
   for (const { id, syndicate } of options.agents) {
     const parts = partsOf(id, createTurnExecutor({ agentId: id, syndicate, store: options.store, observers: options.observers, turnOptions: options.turnOptions, afterTurn: options.afterTurn }));
-    app.use(`/${id}`, agentRouter(parts, syndicateCards(syndicate), `${options.baseUrl}/${id}`, options, maxBodyBytes));
+    app.use(`/${id}`, agentRouter(parts, syndicateCards(syndicate), `${options.baseUrl}/${id}`, options, admission));
     // The root serves the same agent (same tasks, same live streams) under root URLs.
-    if (options.agents.length === 1) app.use('/', agentRouter(parts, syndicateCards(syndicate), options.baseUrl, options, maxBodyBytes));
+    if (options.agents.length === 1) app.use('/', agentRouter(parts, syndicateCards(syndicate), options.baseUrl, options, admission));
   }
   for (const { id, executor, cards } of options.moreAgents ?? []) {
-    app.use(`/${id}`, agentRouter(partsOf(id, executor), cards, `${options.baseUrl}/${id}`, options, maxBodyBytes));
+    app.use(`/${id}`, agentRouter(partsOf(id, executor), cards, `${options.baseUrl}/${id}`, options, admission));
   }
   return { app, settled: async () => void (await Promise.all(taskStores.map((store) => store.written()))) };
 }

@@ -37,8 +37,13 @@ export interface TurnExecutorOptions {
 
 const NO_INPUT = 'The message has no text: send the request as a text part (or a data part, which is read as JSON).';
 
+/**
+ * The owner part never holds ':' beyond its own separator (user ids cannot), and the contextId's
+ * ':' and '%' are escaped: a caller cannot write "<user id>:" into a contextId to land in that
+ * user's session. Context ids without them (the UUIDs the SDK mints) keep their session ids.
+ */
 export function sessionIdFor(agentId: string, caller: Caller, contextId: string): string {
-  return `a2a:${agentId}:${ownerOf(caller)}:${contextId}`;
+  return `a2a:${agentId}:${ownerOf(caller)}:${contextId.replace(/[%:]/g, (c) => (c === '%' ? '%25' : '%3A'))}`;
 }
 
 export function publishStatus(bus: ExecutionEventBus, taskId: string, contextId: string, state: TaskState, text?: string): void {

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
+import type { Refuse } from './refusals.js';
 
-// Per-client rate limiting: a token bucket per remote address. Refusals carry Retry-After, the
+// Per-client rate limiting: a token bucket per client address. Refusals carry Retry-After, the
 // seconds until the next token, as RFC 9110 asks of a 429.
 
 export interface RateLimit {
@@ -20,35 +21,45 @@ interface Bucket {
 // Beyond this many clients, full buckets are dropped: they hold nothing a new bucket would not.
 const MAX_TRACKED = 10_000;
 
-export function rateLimiter(limit: RateLimit, now: () => number = Date.now): RequestHandler {
+/** One set of buckets for every endpoint; each endpoint's guard refuses in its own error shape. */
+export interface RateLimiter {
+  guard(refuse: Refuse): RequestHandler;
+}
+
+export function createRateLimiter(limit: RateLimit, now: () => number = Date.now): RateLimiter {
   if (!(limit.perSecond > 0) || !(limit.burst >= 1)) throw new Error('rate limit: perSecond must be > 0 and burst >= 1');
   const buckets = new Map<string, Bucket>();
   const refill = (bucket: Bucket, time: number): void => {
     bucket.tokens = Math.min(limit.burst, bucket.tokens + ((time - bucket.at) / 1000) * limit.perSecond);
     bucket.at = time;
   };
-  return (req, res, next) => {
+  /** Takes a token of this client's bucket: undefined when it had one, else the seconds until the next. */
+  const take = (client: string): number | undefined => {
     const time = now();
-    const key = req.socket.remoteAddress ?? 'unknown';
-    let bucket = buckets.get(key);
+    let bucket = buckets.get(client);
     if (!bucket) {
       if (buckets.size >= MAX_TRACKED) {
-        for (const [k, b] of buckets) {
-          refill(b, time);
-          if (b.tokens >= limit.burst) buckets.delete(k);
+        for (const [key, held] of buckets) {
+          refill(held, time);
+          if (held.tokens >= limit.burst) buckets.delete(key);
         }
       }
       bucket = { tokens: limit.burst, at: time };
-      buckets.set(key, bucket);
+      buckets.set(client, bucket);
     }
     refill(bucket, time);
-    if (bucket.tokens < 1) {
-      const seconds = Math.max(1, Math.ceil((1 - bucket.tokens) / limit.perSecond));
-      res.setHeader('Retry-After', String(seconds));
-      res.status(429).json({ error: `Too many requests: at most ${limit.perSecond} per second (bursts of ${limit.burst}). Retry after ${seconds} s.` });
-      return;
-    }
+    if (bucket.tokens < 1) return Math.max(1, Math.ceil((1 - bucket.tokens) / limit.perSecond));
     bucket.tokens -= 1;
-    next();
+    return undefined;
+  };
+  return {
+    guard: (refuse) => (req, res, next) => {
+      // req.ip is the socket's address, or X-Forwarded-For's client when the app trusts the proxy
+      // in front of it (its `trust proxy` setting): else every caller behind the proxy shares a bucket.
+      const seconds = take(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      if (seconds === undefined) return next();
+      res.setHeader('Retry-After', String(seconds));
+      refuse(req, res, 429, `Too many requests: at most ${limit.perSecond} per second (bursts of ${limit.burst}). Retry after ${seconds} s.`);
+    },
   };
 }

@@ -4,6 +4,7 @@ import type { Store } from '../store/store.js';
 import { networkPolicyFromEnv } from '../tools/guards/ssrf.js';
 import { createA2aApp, type A2aAppOptions, type ServedSyndicate } from './createA2aApp.js';
 import { failInterruptedTasks } from './taskStore.js';
+import { parseTrustProxy } from './trustProxy.js';
 
 // Runs the A2A face as its own HTTP server (`syndicate serve-a2a`). Refuses to start exposed
 // without a secret; marks tasks a dead process left running as failed before taking requests.
@@ -14,7 +15,10 @@ export interface ServeA2aOptions extends Pick<A2aAppOptions, 'maxBodyBytes' | 'r
   host: string;
   /** 0 picks a free port. */
   port: number;
-  /** Reads A2A_SERVER_SECRET, PUBLIC_URL, and the SSRF guard's ALLOW_PRIVATE_MCP / SYNDICATE_ALLOWED_HOSTS for webhooks. */
+  /**
+   * Reads A2A_SERVER_SECRET, PUBLIC_URL, A2A_TRUST_PROXY, and the SSRF guard's ALLOW_PRIVATE_MCP /
+   * SYNDICATE_ALLOWED_HOSTS for webhooks.
+   */
   env: NodeJS.ProcessEnv;
   /** Time allowed to receive a request's headers, and the whole request. */
   headersTimeoutMs?: number;
@@ -66,6 +70,8 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
     const why = publicUrl !== undefined ? `PUBLIC_URL is set (${publicUrl})` : `it would listen on ${options.host}, which other machines can reach`;
     throw new A2aConfigError(`refusing to serve A2A without a secret: ${why}. Set A2A_SERVER_SECRET to a long random string (clients send it as a bearer token), or bind to 127.0.0.1.`);
   }
+  const trustProxy = options.env.A2A_TRUST_PROXY ? parseTrustProxy(options.env.A2A_TRUST_PROXY) : undefined;
+  if (trustProxy instanceof Error) throw new A2aConfigError(trustProxy.message);
   const interruptedTasks = await failInterruptedTasks(options.store.tasks);
   const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
   const server = createServer({
@@ -83,6 +89,7 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
     secret,
     // Behind PUBLIC_URL a proxy forwards the public name in Host: only a bare loopback bind checks it.
     loopbackOnly: loopback && publicUrl === undefined,
+    trustProxy,
     // ALLOW_PRIVATE_MCP and SYNDICATE_ALLOWED_HOSTS open webhook addresses, as they do for MCP servers.
     webhookPolicy: networkPolicyFromEnv(options.env),
   });

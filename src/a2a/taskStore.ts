@@ -118,7 +118,7 @@ export function createTaskStore(records: TaskRecords, agent: string, onError: (e
         owner: owner(context),
         contextId: params.contextId || undefined,
         state,
-        statusAfter: params.statusTimestampAfter ? isoTime(params.statusTimestampAfter) : undefined,
+        statusSince: params.statusTimestampAfter ? isoTime(params.statusTimestampAfter) : undefined,
         after: params.pageToken ? decodeCursor(params.pageToken) : undefined,
         // One more than asked tells whether another page follows.
         limit: pageSize + 1,

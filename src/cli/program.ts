@@ -208,7 +208,7 @@ ${EXIT_CODES_HELP}`)
       .command('serve-a2a')
       .summary('serve syndicates as A2A agents (protocol 1.0, and 0.3 clients)')
       .description(
-        'Serve syndicates as A2A agents: one agent card and endpoint set per syndicate under /<agent-id>/ (a single syndicate also at the root). Set A2A_SERVER_SECRET to require a bearer token; it is required with PUBLIC_URL or a non-loopback --host.',
+        'Serve syndicates as A2A agents: one agent card and endpoint set per syndicate under /<agent-id>/ (a single syndicate also at the root). Set A2A_SERVER_SECRET to require a bearer token; it is required with PUBLIC_URL or a non-loopback --host. Behind a reverse proxy, set A2A_TRUST_PROXY to the number of proxies or their addresses (e.g. 1, or loopback,10.0.0.0/8) so rate limiting counts each client from X-Forwarded-For.',
       )
       .argument('[files|names...]', 'syndicate files or names (none when only --memory is served)')
       .option('--memory <syndicate>', "also serve this long-term syndicate's memory as an agent at /<agent-id>-memory/ (skills remember, recall, read, list, history, export)")

@@ -28,8 +28,8 @@ export interface TaskQuery {
   owner: string;
   contextId?: string;
   state?: string;
-  /** Only tasks whose status is strictly newer than this ISO 8601 UTC time. */
-  statusAfter?: string;
+  /** Only tasks whose status was set at or after this ISO 8601 UTC time (the spec says "greater than or equal"). */
+  statusSince?: string;
   after?: TaskCursor;
   limit: number;
 }

@@ -1,6 +1,10 @@
 import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BINDINGS, clientFor, createGate, sendRequest, startServer, type TestServer } from './fixtures.js';
+import { agentIdFor } from '../../src/a2a/createA2aApp.js';
+import { serveA2a, type A2aServer } from '../../src/a2a/serveA2a.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import type { Store } from '../../src/store/store.js';
+import { BINDINGS, clientFor, createGate, sendRequest, startServer, tempDbPath, type TestServer } from './fixtures.js';
 import { assistant } from './syndicates.js';
 
 // The errors the A2A spec assigns, as this server produces them: through the SDK's client (typed
@@ -19,14 +23,41 @@ interface RpcError {
   message: string;
 }
 
+interface RpcReply {
+  id: unknown;
+  error?: RpcError;
+}
+
+async function rpcReply(body: string, headers: Record<string, string> = { 'A2A-Version': '1.0' }, url = server.url): Promise<RpcReply> {
+  const response = await fetch(`${url}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  return (await response.json()) as RpcReply;
+}
+
 async function rpc(method: string, params: unknown, headers: Record<string, string> = { 'A2A-Version': '1.0' }, body?: string): Promise<RpcError | undefined> {
-  const response = await fetch(`${server.url}/jsonrpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body ?? JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const reply = (await response.json()) as { error?: RpcError };
-  return reply.error;
+  return (await rpcReply(body ?? JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), headers)).error;
+}
+
+/** A server whose store fails every task read, as a database that has gone away would. */
+async function serveOnFailingStore(): Promise<{ server: A2aServer; stop(): Promise<void> }> {
+  const store = openSqliteStore(tempDbPath());
+  const failing: Store = {
+    ...store,
+    tasks: {
+      ...store.tasks,
+      get: async () => {
+        throw new Error('disk I/O error');
+      },
+    },
+  };
+  const syndicate = assistant(createGate().tool);
+  const served = await serveA2a({ host: '127.0.0.1', port: 0, env: {}, version: '0.0.0-test', agents: [{ id: agentIdFor(syndicate.name), syndicate }], store: failing });
+  return {
+    server: served,
+    async stop() {
+      await served.close();
+      await store.close();
+    },
+  };
 }
 
 describe.each(BINDINGS)('typed errors over %s', (binding) => {
@@ -64,6 +95,31 @@ describe('JSON-RPC error codes', () => {
     expect((await rpc('GetTask', undefined, { 'A2A-Version': '1.0' }, '{"jsonrpc": "2.0", "id": 1, "method": '))?.code).toBe(-32700);
   });
 
+  it('answers JSON that is not a JSON-RPC 2.0 request object with -32600, echoing a valid id', async () => {
+    const wrongVersion = await rpcReply(JSON.stringify({ jsonrpc: '1.0', id: 7, method: 'GetTask', params: { id: 'x' } }));
+    const noMethod = await rpcReply(JSON.stringify({ jsonrpc: '2.0', id: 'a', params: {} }));
+    const batch = await rpcReply('[]');
+
+    expect(wrongVersion).toMatchObject({ id: 7, error: { code: -32600 } });
+    expect(noMethod).toMatchObject({ id: 'a', error: { code: -32600 } });
+    expect(batch).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+
+  it('answers a 0.3 request that is not a JSON-RPC 2.0 request object with -32600 too', async () => {
+    expect(await rpcReply(JSON.stringify({ jsonrpc: '1.0', id: 7, method: 'tasks/get', params: { id: 'x' } }), {})).toMatchObject({ id: 7, error: { code: -32600 } });
+  });
+
+  it('answers a request the server fails on (its store) with -32603', async () => {
+    const failing = await serveOnFailingStore();
+    try {
+      const reply = await rpcReply(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'any-task' } }), { 'A2A-Version': '1.0' }, failing.server.url);
+
+      expect(reply.error?.code).toBe(-32603);
+    } finally {
+      await failing.stop();
+    }
+  });
+
   it('answers an unknown method with -32601', async () => {
     expect((await rpc('DoSomethingElse', {}))?.code).toBe(-32601);
   });
@@ -96,6 +152,18 @@ describe('JSON-RPC error codes', () => {
 });
 
 describe('HTTP+JSON error statuses', () => {
+  it('answers a request the server fails on (its store) with 500 INTERNAL', async () => {
+    const failing = await serveOnFailingStore();
+    try {
+      const response = await fetch(`${failing.server.url}/rest/tasks/any-task`, { headers: { 'A2A-Version': '1.0' } });
+
+      expect(response.status).toBe(500);
+      expect(await response.json()).toMatchObject({ error: { code: 500, status: 'INTERNAL' } });
+    } finally {
+      await failing.stop();
+    }
+  });
+
   it('answers a body that is not JSON with 400', async () => {
     const response = await fetch(`${server.url}/rest/message:send`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: '{"message": ' });
 

@@ -1,11 +1,11 @@
-import { request } from 'node:http';
-import { connect } from 'node:net';
-import { TaskNotFoundError } from '@a2a-js/sdk/errors';
+import { connect, type Socket } from 'node:net';
+import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { afterEach, describe, expect, it } from 'vitest';
 import { siloFor } from '../../src/memory/silo.js';
 import type { A2aTurnRequest } from '../../src/a2a/executor.js';
 import { A2aConfigError } from '../../src/a2a/serveA2a.js';
-import { clientFor, createGate, sendRequest, startServer, type TestServer } from './fixtures.js';
+import { BINDINGS, clientFor, createGate, sendRequest, startServer, type TestServer } from './fixtures.js';
+import { raw, type RawResponse } from './rawHttp.js';
 import { assistant } from './syndicates.js';
 
 // Authentication, exposure rules and the HTTP guards in front of the protocol.
@@ -20,27 +20,25 @@ afterEach(async () => {
   server = undefined;
 });
 
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** A request with full control of its headers (fetch will not set Host). */
-function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
 const getTaskBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } });
 const jsonHeaders = { 'content-type': 'application/json', 'a2a-version': '1.0' };
+
+/** Sends a JSON-RPC request's headers at once, then its body as `sendBody` does; resolves to the start of the server's answer. */
+function slowRequest(url: string, sendBody: (socket: Socket) => void): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      socket.write(`POST /jsonrpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: ${getTaskBody.length}\r\n\r\n`);
+      sendBody(socket);
+    });
+    socket.once('data', (chunk) => {
+      resolve(String(chunk));
+      socket.destroy();
+    });
+    socket.on('close', () => resolve(''));
+    socket.on('error', reject);
+  });
+}
 
 describe('with a secret', () => {
   it('declares the bearer scheme on the public card', async () => {
@@ -123,12 +121,21 @@ describe('without a secret', () => {
     await expect(startServer(assistant(createGate().tool), { host: '0.0.0.0' })).rejects.toThrow(/A2A_SERVER_SECRET/);
   });
 
-  it('offers no extended card', async () => {
+  // The SDK answers UnsupportedOperation (-32004) when the card declares no extended card.
+  // ExtendedAgentCardNotConfigured (-32007) is for a card that declares one the server cannot
+  // give, and cannot occur here: with a secret the card declares it and every agent's handler has
+  // a provider, and a caller without the secret is refused (401) before the handler.
+  it('offers no extended card, answering a request for it with UnsupportedOperation (-32004)', async () => {
     server = await startServer(assistant(createGate().tool));
-    const client = await clientFor(server.url, 'JSONRPC');
+    // The transport alone sends no A2A-Version (the client adds it): without it, this would be a 0.3 request.
+    const client = await clientFor(server.url, 'JSONRPC', { 'A2A-Version': '1.0' });
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetExtendedAgentCard', params: {} });
+
+    const reply = JSON.parse((await raw(`${server.url}/jsonrpc`, { method: 'POST', headers: jsonHeaders, body })).body);
 
     expect((await client.getAgentCard()).capabilities?.extendedAgentCard).toBe(false);
-    await expect(client.transport.getExtendedAgentCard({ tenant: '' })).rejects.toThrow(/not found|not supported/i);
+    await expect(client.transport.getExtendedAgentCard({ tenant: '' })).rejects.toBeInstanceOf(UnsupportedOperationError);
+    expect(reply.error.code).toBe(-32004);
   });
 });
 
@@ -168,6 +175,15 @@ describe('HTTP guards', () => {
     expect(response.status).toBe(413);
   });
 
+  it('refuses a body over the 1 MiB default with 413', async () => {
+    server = await startServer(assistant(createGate().tool));
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x', padding: 'a'.repeat(1024 * 1024) } });
+
+    const response = await raw(`${server.url}/jsonrpc`, { method: 'POST', headers: jsonHeaders, body });
+
+    expect(response.status).toBe(413);
+  });
+
   it('accepts a body up to the 1 MiB default, beyond the SDK parser\'s own 100 kB', async () => {
     server = await startServer(assistant(createGate().tool));
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x', padding: 'a'.repeat(500_000) } });
@@ -190,6 +206,44 @@ describe('HTTP guards', () => {
     expect(limited.headers['retry-after']).toBe('2');
   });
 
+  it('refuses application/a2a+json on the JSON-RPC endpoint, whose binding requires application/json, with 415', async () => {
+    server = await startServer(assistant(createGate().tool));
+
+    const response = await raw(`${server.url}/jsonrpc`, { method: 'POST', headers: { ...jsonHeaders, 'content-type': 'application/a2a+json' }, body: getTaskBody });
+
+    expect(response.status).toBe(415);
+  });
+
+  it('accepts application/a2a+json on the HTTP+JSON endpoint', async () => {
+    server = await startServer(assistant(createGate().tool));
+    const body = JSON.stringify({ message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } });
+
+    const response = await raw(`${server.url}/rest/message:send`, { method: 'POST', headers: { ...jsonHeaders, 'content-type': 'application/a2a+json' }, body });
+
+    expect(response.status).toBe(200);
+  });
+
+  it('answers a client that sends its headers and then stalls its body with 408', async () => {
+    server = await startServer(assistant(createGate().tool), { headersTimeoutMs: 100, requestTimeoutMs: 300 });
+
+    const reply = await slowRequest(server.url, (socket) => socket.write(getTaskBody.slice(0, 10)));
+
+    expect(reply).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('answers a client that trickles its body, a byte at a time, with 408 once the request timeout has passed', async () => {
+    server = await startServer(assistant(createGate().tool), { headersTimeoutMs: 100, requestTimeoutMs: 300 });
+
+    // Sent whole, at this pace the body would take over a second: the server must cut it short.
+    const reply = await slowRequest(server.url, (socket) => {
+      let sent = 0;
+      const timer = setInterval(() => (sent < getTaskBody.length ? socket.write(getTaskBody[sent++]!) : clearInterval(timer)), 20);
+      socket.on('close', () => clearInterval(timer));
+    });
+
+    expect(reply).toMatch(/^HTTP\/1\.1 408/);
+  });
+
   it('answers a client that never finishes its headers with 408 and closes the connection', async () => {
     server = await startServer(assistant(createGate().tool), { headersTimeoutMs: 200 });
     const { port } = new URL(server.url);
@@ -203,5 +257,79 @@ describe('HTTP guards', () => {
     });
 
     expect(reply).toMatch(/^HTTP\/1\.1 408/);
+  });
+});
+
+interface GuardCase {
+  refusal: string;
+  options?: Parameters<typeof startServer>[1];
+  headers?: Record<string, string>;
+  body?: string;
+  /** Spends the client's only token first. */
+  spendToken?: boolean;
+  status: number;
+  rpcCode: number;
+  restStatus: string;
+  /** A header the refusal must keep. */
+  keeps?: string;
+}
+
+const GUARD_CASES: GuardCase[] = [
+  { refusal: 'a missing token', options: { env: { A2A_SERVER_SECRET: SECRET } }, status: 401, rpcCode: -32000, restStatus: 'UNAUTHENTICATED', keeps: 'www-authenticate' },
+  { refusal: 'a cross-site Origin', headers: { origin: 'https://attacker.example' }, status: 403, rpcCode: -32000, restStatus: 'PERMISSION_DENIED' },
+  { refusal: 'a malformed user id', headers: { 'x-syndicate-user': '../etc' }, status: 400, rpcCode: -32600, restStatus: 'INVALID_ARGUMENT' },
+  { refusal: 'a body over the cap', options: { maxBodyBytes: 1024 }, body: JSON.stringify({ padding: 'a'.repeat(2048) }), status: 413, rpcCode: -32600, restStatus: 'INVALID_ARGUMENT' },
+  { refusal: 'a body that is not JSON', headers: { 'content-type': 'text/plain' }, status: 415, rpcCode: -32005, restStatus: 'INVALID_ARGUMENT' },
+  { refusal: 'too many requests', options: { rateLimit: { perSecond: 0.5, burst: 1 } }, spendToken: true, status: 429, rpcCode: -32000, restStatus: 'RESOURCE_EXHAUSTED', keeps: 'retry-after' },
+];
+
+const sendBody = JSON.stringify({ message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } });
+
+describe.each(GUARD_CASES)('refusing $refusal', (guard) => {
+  async function refused(path: string, headers: Record<string, string>, body: string): Promise<RawResponse & { json: Record<string, unknown> }> {
+    server = await startServer(assistant(createGate().tool), guard.options);
+    if (guard.spendToken) await raw(`${server.url}/.well-known/agent-card.json`);
+    const response = await raw(`${server.url}${path}`, { method: 'POST', headers: { ...headers, ...guard.headers }, body: guard.body ?? body });
+    return { ...response, json: JSON.parse(response.body) };
+  }
+
+  it('answers on the JSON-RPC endpoint with a JSON-RPC error of id null, keeping the HTTP status', async () => {
+    const response = await refused('/jsonrpc', jsonHeaders, getTaskBody);
+
+    expect(response.status).toBe(guard.status);
+    expect(response.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: guard.rpcCode, message: expect.any(String) } });
+    if (guard.keeps) expect(response.headers[guard.keeps]).toBeDefined();
+  });
+
+  it('answers a 1.0 client on the HTTP+JSON endpoint with a google.rpc.Status body, keeping the HTTP status', async () => {
+    const response = await refused('/rest/message:send', jsonHeaders, sendBody);
+
+    expect(response.status).toBe(guard.status);
+    expect(response.json).toMatchObject({ error: { code: guard.status, status: guard.restStatus, message: expect.any(String), details: expect.any(Array) } });
+    if (guard.keeps) expect(response.headers[guard.keeps]).toBeDefined();
+  });
+
+  it('answers a 0.3 client on the HTTP+JSON endpoint with a 0.3 error body, keeping the HTTP status', async () => {
+    const response = await refused('/rest/v1/message:send', { 'content-type': 'application/json' }, sendBody);
+
+    expect(response.status).toBe(guard.status);
+    expect(response.json).toEqual({ code: guard.rpcCode, message: expect.any(String) });
+  });
+});
+
+describe('refusals as clients see them', () => {
+  it('answers on the card endpoint in plain JSON', async () => {
+    server = await startServer(assistant(createGate().tool));
+
+    const response = await raw(`${server.url}/.well-known/agent-card.json`, { headers: { host: 'attacker.example:80' } });
+
+    expect(JSON.parse(response.body)).toEqual({ error: expect.stringMatching(/loopback/) });
+  });
+
+  it.each(BINDINGS)('lets the SDK client over %s show what to do', async (binding) => {
+    server = await startServer(assistant(createGate().tool), { env: { A2A_SERVER_SECRET: SECRET } });
+    const client = await clientFor(server.url, binding);
+
+    await expect(client.getTask({ tenant: '', id: 'x' })).rejects.toThrow('Authentication required: send Authorization: Bearer <A2A_SERVER_SECRET>.');
   });
 });

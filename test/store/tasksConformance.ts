@@ -94,16 +94,24 @@ export function describeTaskRecordsConformance(name: string, open: () => Promise
       expect(seen).toEqual(['t4', 't2', 't5', 't3', 't1']);
     });
 
-    it('filters by context, state and status time', async () => {
+    it('filters by context, state and status time (at or after it)', async () => {
       await store.tasks.save(task('old', { statusAt: at(1) }));
       await store.tasks.save(task('other-context', { contextId: 'ctx-2', statusAt: at(3) }));
       await store.tasks.save(task('working', { state: 'TASK_STATE_WORKING', statusAt: at(4) }));
       await store.tasks.save(task('match', { statusAt: at(5) }));
 
-      const page = await store.tasks.list({ agent, owner: 'client', contextId: 'ctx-1', state: 'TASK_STATE_COMPLETED', statusAfter: at(1), limit: 10 });
+      const page = await store.tasks.list({ agent, owner: 'client', contextId: 'ctx-1', state: 'TASK_STATE_COMPLETED', statusSince: at(2), limit: 10 });
 
       expect(page.tasks.map((t) => t.id)).toEqual(['match']);
       expect(page.total).toBe(1);
+    });
+
+    it('includes a task whose status time equals the one asked for', async () => {
+      await store.tasks.save(task('boundary', { statusAt: at(2) }));
+
+      const page = await store.tasks.list({ agent, owner: 'client', contextId: 'ctx-1', statusSince: at(2), limit: 10 });
+
+      expect(page.tasks.map((t) => t.id)).toEqual(['boundary']);
     });
 
     it('finds tasks of every agent and owner by state', async () => {

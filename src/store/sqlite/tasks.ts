@@ -13,7 +13,7 @@ const FILTERS = `
   agent = @agent AND owner = @owner
   AND (@contextId IS NULL OR context_id = @contextId)
   AND (@state IS NULL OR state = @state)
-  AND (@statusAfter IS NULL OR status_at > @statusAfter)`;
+  AND (@statusSince IS NULL OR status_at >= @statusSince)`;
 
 const AFTER_CURSOR = '(@afterAt IS NULL OR status_at < @afterAt OR (status_at = @afterAt AND id < @afterId))';
 
@@ -22,7 +22,7 @@ interface QueryParams {
   owner: string;
   contextId: string | null;
   state: string | null;
-  statusAfter: string | null;
+  statusSince: string | null;
   afterAt: string | null;
   afterId: string | null;
   limit: number;
@@ -102,7 +102,7 @@ export function createSqliteTasks(db: Database.Database, write: (job: WriteJob) 
         owner: query.owner,
         contextId: query.contextId ?? null,
         state: query.state ?? null,
-        statusAfter: query.statusAfter ?? null,
+        statusSince: query.statusSince ?? null,
       };
       const rows = selectPage.all({ ...filters, afterAt: query.after?.statusAt ?? null, afterId: query.after?.id ?? null, limit: query.limit });
       return { tasks: rows.map(recordOf), total: countMatching.get(filters)!.total };

@@ -1,0 +1,49 @@
+import type { Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
+import { ContentTypeNotSupportedError } from '@a2a-js/sdk/errors';
+import { DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
+
+// A caller may name the media types it can read (configuration.acceptedOutputModes). When none of
+// them is one the agent answers in (its card's defaultOutputModes), the spec's answer is
+// ContentTypeNotSupported, before a turn runs whose answer the caller could not read.
+
+/** The bare media type, lower case: "Text/Plain; charset=utf-8" is text/plain. */
+function bareType(mode: string): string {
+  return mode.split(';')[0]!.trim().toLowerCase();
+}
+
+// Exact, a wildcard ("*/*", "text/*"), or a bare type name ("text", as 0.2-era clients send).
+export function modeAccepts(accepted: string, produced: string): boolean {
+  const want = bareType(accepted);
+  const have = bareType(produced);
+  if (want === have || want === '*/*' || want === '*') return true;
+  const [type, subtype] = want.split('/');
+  return (subtype === undefined || subtype === '*') && type === have.split('/')[0];
+}
+
+/** The error for a caller that accepts none of the produced modes; undefined when it accepts one, or did not say. */
+export function unacceptedOutput(accepted: readonly string[], produced: readonly string[]): ContentTypeNotSupportedError | undefined {
+  if (accepted.length === 0 || accepted.some((want) => produced.some((have) => modeAccepts(want, have)))) return undefined;
+  return new ContentTypeNotSupportedError(
+    `This agent answers in ${produced.join(', ')}, which configuration.acceptedOutputModes (${accepted.join(', ')}) does not include: add one of them, or send no list.`,
+  );
+}
+
+/** The SDK's request handler, refusing a message whose caller accepts none of the card's output modes. */
+export class OutputModeCheckingHandler extends DefaultRequestHandler {
+  override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+    await this.checkOutputModes(params);
+    return super.sendMessage(params, context);
+  }
+
+  override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    await this.checkOutputModes(params);
+    yield* super.sendMessageStream(params, context);
+  }
+
+  private async checkOutputModes(params: SendMessageRequest): Promise<void> {
+    const accepted = params.configuration?.acceptedOutputModes ?? [];
+    if (accepted.length === 0) return;
+    const error = unacceptedOutput(accepted, (await this.getAgentCard()).defaultOutputModes);
+    if (error) throw error;
+  }
+}
