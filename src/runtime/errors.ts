@@ -1,4 +1,5 @@
 import { ModelConfigError } from '../models/errors.js';
+import { UserInputRequired } from '../tools/builtin/askUser.js';
 
 // Errors that end a whole turn. Anything else thrown inside a tool or a delegated agent
 // becomes an error result for the calling model, and the turn goes on.
@@ -15,9 +16,12 @@ export class TurnError extends Error {
   }
 }
 
-/** A model that cannot run as configured (no key, no server) ends the turn: it would fail the same way on every retry. */
+/**
+ * A model that cannot run as configured (no key, no server) ends the turn: it would fail the same way on every retry.
+ * A question for the user (ask_user, a remote agent waiting for input) ends it too, from any depth: only the user can answer it.
+ */
 export function isTurnFatal(error: unknown, signal: AbortSignal): boolean {
-  return signal.aborted || error instanceof TurnError || error instanceof ModelConfigError;
+  return signal.aborted || error instanceof TurnError || error instanceof ModelConfigError || error instanceof UserInputRequired;
 }
 
 export function errorMessage(error: unknown): string {

@@ -28,7 +28,8 @@ export interface ModelCallDetails {
 
 export type TurnEventBody =
   | { type: 'turn-start'; syndicate: string; input: string }
-  | { type: 'route'; route: string; reason: string; source: 'override' | 'classifier' | 'fallback' }
+  /** 'continuation': the message answers a question the route asked at the end of the last turn. */
+  | { type: 'route'; route: string; reason: string; source: 'override' | 'classifier' | 'fallback' | 'continuation' }
   | { type: 'delegation-start'; to: string; request: string; callId: string }
   | { type: 'delegation-end'; to: string; callId: string; output: string; isError: boolean }
   | { type: 'tool-call'; tool: string; callId: string; input: unknown }
@@ -42,6 +43,12 @@ export type TurnEventBody =
   /** An agent's complete thinking for one model step: stored, never fed back to a model. */
   | { type: 'thinking'; text: string }
   | { type: 'status'; message: string }
+  /**
+   * Where a remote A2A agent's conversation with this session stands after a request: the remote
+   * context, and the remote task that waits for the user's answer ('' when none). Stored, so a
+   * later turn in any process continues the same remote context and task.
+   */
+  | { type: 'remote-conversation'; contextId: string; waitingTaskId: string }
   | { type: 'warning'; message: string }
   /** One per model call, whatever its outcome: the source of the usage ledger and model spans. */
   | ({ type: 'usage'; provider: string; model: string; latencyMs: number; outcome: ModelCallOutcome } & UsageFigures & ModelCallDetails)

@@ -9,6 +9,16 @@ export interface TurnRecord {
   input: string;
   /** Complete agent messages of that turn, in order. */
   entries: Array<{ agent: string; text: string }>;
+  /** The agent whose question the turn ended on (input-required): the next turn is its answer. */
+  awaiting?: string;
+  /** Where each remote agent's conversation stood at the end of the turn, by the agent's name. */
+  remoteConversations?: Map<string, RemoteConversation>;
+}
+
+export interface RemoteConversation {
+  contextId: string;
+  /** Its task that waits for the user's answer; '' when none. */
+  waitingTaskId: string;
 }
 
 export interface ProjectionLimits {

@@ -45,6 +45,21 @@ function fallback(dispatch: CompiledDispatch, why: string): RouteChoice {
   return { agent: dispatch.defaultRoute, reason: `${why}; using the default route`, source: 'fallback' };
 }
 
+function isOrHolds(agent: CompiledAgent, name: string): boolean {
+  return agent.name === name || [...agent.subagents.values()].some((sub) => isOrHolds(sub, name));
+}
+
+/**
+ * The last turn ended on a question from a route (or an agent under it): this message is the
+ * user's answer, and goes back to that route, whatever its words would be classified as.
+ */
+function continuation(turn: TurnContext, agent: CompiledAgent): RouteChoice | undefined {
+  const asker = turn.history[turn.history.length - 1]?.awaiting;
+  if (asker === undefined) return undefined;
+  const route = [...agent.subagents.values()].find((sub) => isOrHolds(sub, asker));
+  return route && { agent: route, reason: `answers the question ${asker} asked`, source: 'continuation' };
+}
+
 function routeOverride(dispatch: CompiledDispatch, input: string): RouteChoice | undefined {
   for (const override of dispatch.overrides) {
     override.regex.lastIndex = 0;
@@ -111,6 +126,7 @@ export async function runDispatch(
   const dispatch = agent.dispatch;
   if (!dispatch) throw new Error(`${agent.name} has no dispatch block`);
   const choice =
+    continuation(turn, agent) ??
     routeOverride(dispatch, input) ??
     (dispatch.router ? await routeByEmbedding(turn, dispatch, dispatch.router, agent, input) : await classify(turn, agent, dispatch, input, depth));
   turn.emit(agent.name, depth, { type: 'route', route: choice.agent.name, reason: choice.reason, source: choice.source });

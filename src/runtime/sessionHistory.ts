@@ -22,6 +22,13 @@ function applyEvents(session: CachedSession, events: readonly StoredEvent[]): vo
     } else if (event.type === 'message' && event.text) {
       const turn = session.turns[session.turns.length - 1];
       if (turn?.turnId === event.turnId) turn.entries.push({ agent: event.agent, text: event.text });
+    } else if (event.type === 'turn-end' && event.status === 'input-required') {
+      const turn = session.turns[session.turns.length - 1];
+      // The asking agent stored its question as its message just before the turn ended.
+      if (turn?.turnId === event.turnId) turn.awaiting = turn.entries.findLast((entry) => entry.text === event.output)?.agent;
+    } else if (event.type === 'remote-conversation') {
+      const turn = session.turns[session.turns.length - 1];
+      if (turn?.turnId === event.turnId) (turn.remoteConversations ??= new Map()).set(event.agent, { contextId: event.contextId, waitingTaskId: event.waitingTaskId });
     }
   }
   // Keep one turn more than any projection can use.

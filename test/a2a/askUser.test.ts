@@ -39,6 +39,47 @@ describe('ask_user', () => {
     await store.close();
   });
 
+  it("ends the whole turn waiting for input when a subagent asks, with the subagent's question as its output", async () => {
+    const root = agent('Chair', { subagents: [{ ...planner(), description: 'Plans offsites.' }] });
+
+    const events = await collect(compile(root), { input: 'Please plan an offsite' });
+
+    expect(turnEnd(events)).toMatchObject({ status: 'input-required', output: QUESTION });
+    expect(ofType(events, 'delegation-end')).toEqual([]);
+  });
+
+  it('sends the answer back to the plan-dispatch specialist that asked, whatever the classifier would choose', async () => {
+    const root = agent('Desk', {
+      subagents: [agent('General', { description: 'Answers everything else.' }), { ...planner(), description: 'Plans offsites and team events.' }],
+      dispatch: { default_route: 'General' },
+    });
+    const compiled = compile(root);
+    const store = openSqliteStore(tempDbPath());
+
+    await collect(compiled, { input: 'Please plan an offsite', sessionId: 's1', store });
+    const answer = await collect(compiled, { input: 'Lisbon', sessionId: 's1', store });
+
+    expect(ofType(answer, 'route')).toMatchObject([{ route: 'Planner', source: 'continuation', reason: 'answers the question Planner asked' }]);
+    expect(turnEnd(answer)).toMatchObject({ status: 'completed', output: 'Lisbon it is: three days, twelve people.' });
+    await store.close();
+  });
+
+  it('leaves the routing of the next message to the classifier once the question is answered', async () => {
+    const root = agent('Desk', {
+      subagents: [agent('General', { description: 'Answers everything else.' }), { ...planner(), description: 'Plans offsites and team events.' }],
+      dispatch: { default_route: 'General' },
+    });
+    const compiled = compile(root);
+    const store = openSqliteStore(tempDbPath());
+
+    await collect(compiled, { input: 'Please plan an offsite', sessionId: 's1', store });
+    await collect(compiled, { input: 'Lisbon', sessionId: 's1', store });
+    const next = await collect(compiled, { input: 'Lisbon', sessionId: 's1', store });
+
+    expect(ofType(next, 'route')).toMatchObject([{ route: 'General', source: 'classifier' }]);
+    await store.close();
+  });
+
   it('comes back to the model as an error result when the question is empty, and the turn goes on', async () => {
     const root = agent('Planner', { tools: ['ask_user'], script: [{ match: 'go', tool_calls: [{ tool: 'ask_user', args: { question: '  ' } }] }, { reply: 'I will decide myself.' }] });
 

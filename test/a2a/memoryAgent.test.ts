@@ -9,25 +9,36 @@ import type { Memory } from '../../src/memory/openMemory.js';
 import { siloFor } from '../../src/memory/silo.js';
 import { fakeEmbedder } from '../memory/fakeEmbedder.js';
 import { agent, compile } from '../runtime/fixtures.js';
-import { clientFor, startServer, textOf, type TestServer } from './fixtures.js';
+import { clientFor, startServer, tempDbPath, textOf, type TestServer } from './fixtures.js';
 
 // A syndicate's long-term memory served as an A2A agent, driven by the SDK's client over JSON-RPC.
 
 const SECRET = 'memory-agent-test-secret';
 const concierge = compile(agent('Concierge'), { embedder: fakeEmbedder() }, { name: 'Concierge', memorySystem: 'long-term' });
 
-let server: TestServer;
-let memoryOf: (silo: string) => Promise<Memory | undefined>;
+interface MemoryServer {
+  server: TestServer;
+  memoryOf: (silo: string) => Promise<Memory | undefined>;
+}
+
+/** Serves Concierge's memory agent on the store at `dbPath` (a new one by default). */
+async function serveMemory(dbPath = tempDbPath()): Promise<MemoryServer> {
+  let memoryOf: MemoryServer['memoryOf'] = () => Promise.resolve(undefined);
+  const memoryAgent = createMemoryAgent({ syndicate: concierge, memoryFor: (silo) => memoryOf(silo) });
+  const server = await startServer([], { moreAgents: [memoryAgent], env: { A2A_SERVER_SECRET: SECRET }, dbPath });
+  memoryOf = memoriesBySilo(concierge, server.store, server.dbPath);
+  return { server, memoryOf };
+}
+
+let served: MemoryServer;
 
 beforeAll(async () => {
-  const memoryAgent = createMemoryAgent({ syndicate: concierge, memoryFor: (silo) => memoryOf(silo) });
-  server = await startServer([], { moreAgents: [memoryAgent], env: { A2A_SERVER_SECRET: SECRET } });
-  memoryOf = memoriesBySilo(concierge, server.store, server.dbPath);
+  served = await serveMemory();
 });
-afterAll(() => server.stop());
+afterAll(() => served.server.stop());
 
-function caller(user: string): Promise<Client> {
-  return clientFor(`${server.url}/${memoryAgentIdFor('Concierge')}`, 'JSONRPC', { authorization: `Bearer ${SECRET}`, 'x-syndicate-user': user });
+function caller(user: string, on: TestServer = served.server): Promise<Client> {
+  return clientFor(`${on.url}/${memoryAgentIdFor('Concierge')}`, 'JSONRPC', { authorization: `Bearer ${SECRET}`, 'x-syndicate-user': user });
 }
 
 function dataPart(value: unknown): Part {
@@ -127,7 +138,7 @@ describe('the memory agent', () => {
 
   it('exports a bundle as a zip file part', async () => {
     const silo = siloFor('Concierge', 'dave');
-    const memory = (await memoryOf(silo))!;
+    const memory = (await served.memoryOf(silo))!;
     await memory.documents.write(silo, { bundle: 'notes', path: 'trip.md', content: '# Trip\nLisbon in May.\n', actor: 'test', reason: 'fixture' });
 
     const task = await skill(await caller('dave'), 'export', { bundle: 'notes' });
@@ -139,6 +150,43 @@ describe('the memory agent', () => {
     const files = unzipSync(new Uint8Array(part?.content?.$case === 'raw' ? part.content.value : []));
     expect(Object.keys(files)).toContain('notes/trip.md');
     expect(strFromU8(files['notes/trip.md']!)).toContain('Lisbon in May.');
+  });
+
+  it.each(['../../etc', 'notes/../../other-silo', 'Notes'])('refuses to export a bundle named %j, saying what a bundle name may be', async (bundle) => {
+    const task = await skill(await caller('dave'), 'export', { bundle });
+
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(textOf(task.status?.message?.parts)).toBe(`Memory: invalid bundle name ${JSON.stringify(bundle)}: use 1-64 lowercase letters, digits, '_' or '-', starting with a letter or digit`);
+    expect(task.artifacts).toEqual([]);
+  });
+
+  it('refuses to export without a bundle name, naming the arg', async () => {
+    const task = await skill(await caller('dave'), 'export', { bundle: '' });
+
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(textOf(task.status?.message?.parts)).toMatch(/^Memory: export: bundle: /);
+  });
+
+  it("stamps a remembered fact with the caller's identity, not with a source the caller supplies", async () => {
+    const hana = await caller('hana');
+
+    const stored = await skill(hana, 'remember', { text: 'Hana speaks Japanese and Portuguese.', keys: ['languages'], source: 'admin' });
+
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const memory = (await served.memoryOf(siloFor('Concierge', 'hana')))!;
+    const [recalled] = await memory.facts.recall('Which languages does Hana speak?');
+    expect(recalled?.fact).toMatchObject({ text: 'Hana speaks Japanese and Portuguese.', source: 'a2a:client:hana' });
+  });
+
+  it('cancels a write that waits for input: the task ends canceled', async () => {
+    const jules = await caller('jules');
+    const asked = await skill(jules, 'remember', { keys: ['pets'] });
+
+    const cancelled = await jules.cancelTask({ tenant: '', id: asked.id, metadata: undefined });
+
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect((await jules.getTask({ tenant: '', id: asked.id, historyLength: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
   it('refuses a path that escapes the bundle', async () => {
@@ -158,6 +206,45 @@ describe('the memory agent', () => {
 
     expect(resultText(own)).toContain('Erin is allergic to peanuts.');
     expect(resultText(other)).not.toContain('peanuts');
+  });
+});
+
+describe('the memory agent across a restart', () => {
+  it('keeps a write waiting for input, and completes it with the reply on the next server', async () => {
+    const dbPath = tempDbPath();
+    const before = await serveMemory(dbPath);
+    const asked = await skill(await caller('ivan', before.server), 'remember', { keys: ['pets'] });
+    await before.server.stop();
+
+    const after = await serveMemory(dbPath);
+    try {
+      const ivan = await caller('ivan', after.server);
+      const answered = await send(ivan, textPart('Ivan has a parrot called Kiwi.'), { taskId: asked.id, contextId: asked.contextId });
+      const recalled = await skill(ivan, 'recall', { query: 'parrot' });
+
+      expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(answered.id).toBe(asked.id);
+      expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(resultText(recalled)).toContain('Ivan has a parrot called Kiwi. (fact, from a2a:client:ivan');
+    } finally {
+      await after.server.stop();
+    }
+  });
+
+  it('cancels a write that was waiting for input before the restart', async () => {
+    const dbPath = tempDbPath();
+    const before = await serveMemory(dbPath);
+    const asked = await skill(await caller('kim', before.server), 'remember', { keys: ['pets'] });
+    await before.server.stop();
+
+    const after = await serveMemory(dbPath);
+    try {
+      const cancelled = await (await caller('kim', after.server)).cancelTask({ tenant: '', id: asked.id, metadata: undefined });
+
+      expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    } finally {
+      await after.server.stop();
+    }
   });
 });
 

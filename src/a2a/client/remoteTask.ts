@@ -88,7 +88,7 @@ function applyEvent(turn: TurnContext, request: RemoteRequest, progress: TaskPro
   }
 }
 
-function outcomeOf(progress: TaskProgress): RemoteOutcome {
+function outcomeOf(progress: TaskProgress, name: string): RemoteOutcome {
   const { taskId, contextId, statusText } = progress;
   if (progress.reply !== undefined) return { kind: 'answer', text: progress.reply, contextId };
   const said = statusText === '' ? 'it gave no reason' : statusText;
@@ -99,7 +99,8 @@ function outcomeOf(progress: TaskProgress): RemoteOutcome {
       return { kind: 'answer', text, contextId };
     }
     case TaskState.TASK_STATE_INPUT_REQUIRED:
-      return { kind: 'input-required', question: statusText === '' ? 'It did not say what it needs.' : statusText, taskId, contextId };
+      // The user reads the question as it is: without words from the agent, it says who asks.
+      return { kind: 'input-required', question: statusText === '' ? `${name} needs more input, but did not say what.` : statusText, taskId, contextId };
     case TaskState.TASK_STATE_AUTH_REQUIRED:
       throw new Error(`the remote agent asks for authentication (${said}): give it a bearer token with a2a_auth_env`);
     case TaskState.TASK_STATE_FAILED:
@@ -157,5 +158,5 @@ export async function runRemoteTask(turn: TurnContext, request: RemoteRequest): 
     await cancelling;
     turn.signal.throwIfAborted();
   }
-  return outcomeOf(progress);
+  return outcomeOf(progress, request.name);
 }

@@ -19,7 +19,11 @@ export const askUser = defineTool({
   execute: ({ question }) => ({ question }),
 });
 
-/** Thrown by the runtime to end a turn that waits for the user's answer. */
+/**
+ * Ends a turn that waits for the user's answer: thrown by the runtime after a successful ask_user
+ * call, and by a remote A2A agent whose task asks for input. It passes up through delegations, so
+ * the question reaches the user from any depth (see isTurnFatal).
+ */
 export class UserInputRequired extends Error {
   override readonly name = 'UserInputRequired';
   constructor(

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { agent, collect, compile, ofType, recordCalls, turnEnd, type ModelCall } from '../../runtime/fixtures.js';
-import { chairWith, remoteSubagent } from './fixtures.js';
+import { a2aRemoteAgents } from '../../../src/a2a/client/index.js';
+import { openSqliteStore } from '../../../src/store/sqlite/index.js';
+import { agent, collect, compile, ofType, recordCalls, tempDbPath, turnEnd, type ModelCall } from '../../runtime/fixtures.js';
+import { chairWith, LOOPBACK_ALLOWED, remoteSubagent } from './fixtures.js';
 import { startLegacyServer } from './legacyServer.js';
 import { startRemoteServer, type Binding, type RemoteServer, type RemoteServerOptions } from './remoteServer.js';
 
@@ -112,18 +114,32 @@ describe('a remote agent as a plan-dispatch route', () => {
 });
 
 describe('a remote agent that needs more input', () => {
-  it('is surfaced as the delegation result, asking the user its question', async () => {
-    const weather = await remote({ reply: () => ({ kind: 'ask', question: 'Which city do you mean?' }) });
+  const asksForCity = (): RemoteServerOptions['reply'] => (text) => (text.includes('Lyon') ? { kind: 'answer', chunks: ['Sunny in Lyon.'] } : { kind: 'ask', question: 'Which city do you mean?' });
+
+  it('ends our turn waiting for the user, with the remote question as its output, as ask_user does', async () => {
+    const weather = await remote({ reply: asksForCity() });
     const syndicate = chairWith(remoteSubagent('Weather', { cardUrl: weather.cardUrl }));
 
     const events = await collect(syndicate, { input: 'What is the weather?', sessionId: 'asks' });
 
-    expect(ofType(events, 'delegation-end')[0]).toMatchObject({ to: 'Weather', isError: false, output: expect.stringContaining('It asks: "Which city do you mean?" Ask the user') });
-    expect(ofType(events, 'status')).toContainEqual(expect.objectContaining({ agent: 'Weather', message: 'Remote agent Weather is waiting for input: Which city do you mean?' }));
+    expect(turnEnd(events)).toMatchObject({ status: 'input-required', output: 'Which city do you mean?' });
+    expect(turnEnd(events).error).toBeUndefined();
+    expect(ofType(events, 'message').at(-1)).toMatchObject({ agent: 'Weather', depth: 1, text: 'Which city do you mean?' });
+    expect(ofType(events, 'delegation-end')).toEqual([]);
+  });
+
+  it('records the remote context and the waiting task in the session', async () => {
+    const weather = await remote({ reply: asksForCity() });
+    const syndicate = chairWith(remoteSubagent('Weather', { cardUrl: weather.cardUrl }));
+
+    const events = await collect(syndicate, { input: 'What is the weather?', sessionId: 'asks' });
+
+    const [asked] = weather.received;
+    expect(ofType(events, 'remote-conversation')).toMatchObject([{ agent: 'Weather', contextId: asked?.contextId, waitingTaskId: asked?.taskId }]);
   });
 
   it("continues the same remote task with the session's next request", async () => {
-    const weather = await remote({ reply: (text) => (text.includes('Lyon') ? { kind: 'answer', chunks: ['Sunny in Lyon.'] } : { kind: 'ask', question: 'Which city do you mean?' }) });
+    const weather = await remote({ reply: asksForCity() });
     const syndicate = chairWith(remoteSubagent('Weather', { cardUrl: weather.cardUrl }));
 
     await collect(syndicate, { input: 'What is the weather?', sessionId: 'asks' });
@@ -132,6 +148,59 @@ describe('a remote agent that needs more input', () => {
     const [question, answer] = weather.received;
     expect(answer).toMatchObject({ continuedTaskId: question?.taskId, taskId: question?.taskId, contextId: question?.contextId });
     expect(ofType(events, 'delegation-end')).toMatchObject([{ to: 'Weather', output: 'Sunny in Lyon.' }]);
+    expect(turnEnd(events)).toMatchObject({ status: 'completed', output: expect.stringContaining('Weather: Sunny in Lyon.') });
+  });
+
+  it('continues the same remote task from the stored session, in a process that never saw the question', async () => {
+    const weather = await remote({ reply: asksForCity() });
+    const store = openSqliteStore(tempDbPath());
+    try {
+      await collect(chairWith(remoteSubagent('Weather', { cardUrl: weather.cardUrl })), { input: 'What is the weather?', sessionId: 'stored', store });
+      // A new compile holds no conversation in memory, as the next `syndicate run --session` would.
+      const events = await collect(chairWith(remoteSubagent('Weather', { cardUrl: weather.cardUrl })), { input: 'Lyon', sessionId: 'stored', store });
+
+      const [question, answer] = weather.received;
+      expect(answer).toMatchObject({ continuedTaskId: question?.taskId, contextId: question?.contextId });
+      expect(turnEnd(events)).toMatchObject({ status: 'completed', output: expect.stringContaining('Weather: Sunny in Lyon.') });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('starts a new remote task after a continuation that failed', async () => {
+    let received = 0;
+    const weather = await remote({ reply: () => [{ kind: 'ask', question: 'Which city do you mean?' } as const, { kind: 'fail', reason: 'The task expired.' } as const][received++] ?? { kind: 'answer', chunks: ['Sunny.'] } });
+    const syndicate = chairWith(remoteSubagent('Weather', { cardUrl: weather.cardUrl }));
+
+    await collect(syndicate, { input: 'What is the weather?', sessionId: 'expired' });
+    const failed = await collect(syndicate, { input: 'Lyon', sessionId: 'expired' });
+    await collect(syndicate, { input: 'Lyon, please', sessionId: 'expired' });
+
+    const [question, continuation, fresh] = weather.received;
+    expect(ofType(failed, 'delegation-end')).toMatchObject([{ to: 'Weather', isError: true, output: "Weather failed: the remote agent's task failed: The task expired." }]);
+    expect(continuation).toMatchObject({ continuedTaskId: question?.taskId, taskId: question?.taskId });
+    expect(fresh).toMatchObject({ continuedTaskId: '', contextId: question?.contextId });
+    expect(fresh?.taskId).not.toBe(question?.taskId);
+  });
+
+  it('as a plan-dispatch route, gets the answer back whatever the classifier would route it to', async () => {
+    const weather = await remote({ reply: asksForCity() });
+    const routes = [agent('General', { description: 'Answers everything else.' }), remoteSubagent('Weather', { cardUrl: weather.cardUrl, description: 'Forecasts the weather for any city.' })];
+    const syndicate = compile(agent('Desk', { subagents: routes, dispatch: { default_route: 'General' } }), { env: {}, remoteAgents: a2aRemoteAgents({ policy: LOOPBACK_ALLOWED }) });
+    const store = openSqliteStore(tempDbPath());
+    try {
+      const unasked = await collect(syndicate, { input: 'Lyon', sessionId: 'unasked', store });
+      const asked = await collect(syndicate, { input: 'What is the weather like?', sessionId: 'asked', store });
+      const answered = await collect(syndicate, { input: 'Lyon', sessionId: 'asked', store });
+
+      expect(ofType(unasked, 'route')).toMatchObject([{ route: 'General', source: 'classifier' }]);
+      expect(turnEnd(asked)).toMatchObject({ status: 'input-required', output: 'Which city do you mean?' });
+      expect(ofType(answered, 'route')).toMatchObject([{ route: 'Weather', source: 'continuation', reason: 'answers the question Weather asked' }]);
+      expect(weather.received[1]).toMatchObject({ text: 'Lyon', continuedTaskId: weather.received[0]?.taskId });
+      expect(turnEnd(answered)).toMatchObject({ status: 'completed', output: 'Sunny in Lyon.' });
+    } finally {
+      await store.close();
+    }
   });
 });
 

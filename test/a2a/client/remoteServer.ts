@@ -60,6 +60,12 @@ export interface RemoteServer {
   stop(): Promise<void>;
 }
 
+/** The fields of a sent message the server notes, as JSON-RPC and HTTP+JSON bodies carry them. */
+interface SentMessage {
+  messageId?: string;
+  taskId?: string;
+}
+
 function textPart(text: string): Part {
   return { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
 }
@@ -77,13 +83,21 @@ function publishState(bus: ExecutionEventBus, taskId: string, contextId: string,
   bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata: undefined }));
 }
 
-function createExecutor(options: RemoteServerOptions, server: { received: ReceivedMessage[]; cancelled: string[]; onHang: () => void }, authorizations: Map<string, string | undefined>): AgentExecutor {
+/** What the executor cannot see in a message, noted by message id as the request comes in. */
+interface Envelope {
+  authorization: string | undefined;
+  /** The task id the client sent (the SDK fills in a new task's own id before the executor sees it). */
+  taskId: string;
+}
+
+function createExecutor(options: RemoteServerOptions, server: { received: ReceivedMessage[]; cancelled: string[]; onHang: () => void }, envelopes: Map<string, Envelope>): AgentExecutor {
   const hung = new Map<string, { contextId: string; release: () => void }>();
   return {
     async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
       const { taskId, contextId } = context;
       const text = textOf(context.userMessage);
-      server.received.push({ text, taskId, contextId, continuedTaskId: context.userMessage.taskId, authorization: authorizations.get(context.userMessage.messageId) });
+      const envelope = envelopes.get(context.userMessage.messageId);
+      server.received.push({ text, taskId, contextId, continuedTaskId: envelope?.taskId ?? '', authorization: envelope?.authorization });
       const submitted = { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() };
       const task: Task = context.task ? { ...context.task, status: submitted } : { id: taskId, contextId, status: submitted, artifacts: [], history: [context.userMessage], metadata: undefined };
       bus.publish(AgentEvent.task(task));
@@ -154,11 +168,11 @@ export async function startRemoteServer(options: RemoteServerOptions): Promise<R
   let onHang: () => void = () => undefined;
   const hanging = new Promise<void>((resolve) => (onHang = resolve));
   const state = { received: [] as ReceivedMessage[], cancelled: [] as string[], onHang: () => onHang() };
-  // The executor sees messages, not HTTP requests: the Authorization each message came with is
-  // noted by its message id on the way in.
-  const authorizations = new Map<string, string | undefined>();
+  // The executor sees messages, not HTTP requests: what each message came with is noted by its
+  // message id on the way in.
+  const envelopes = new Map<string, Envelope>();
   const card = cardOf(options, baseUrl);
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), createExecutor(options, state, authorizations), new DefaultExecutionEventBusManager());
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), createExecutor(options, state, envelopes), new DefaultExecutionEventBusManager());
   const userBuilder = async () => new UnauthenticatedUser();
   let cardFailures = options.cardFailures ?? 0;
   app.use(`/${AGENT_CARD_PATH}`, (_req, res, next) => {
@@ -172,9 +186,9 @@ export async function startRemoteServer(options: RemoteServerOptions): Promise<R
       res.status(401).json({ error: 'missing or wrong bearer token' });
       return;
     }
-    const body = req.body as { params?: { message?: { messageId?: string } }; message?: { messageId?: string } } | undefined;
-    const id = body?.params?.message?.messageId ?? body?.message?.messageId;
-    if (id) authorizations.set(id, authorization);
+    const body = req.body as { params?: { message?: SentMessage }; message?: SentMessage } | undefined;
+    const message = body?.params?.message ?? body?.message;
+    if (message?.messageId) envelopes.set(message.messageId, { authorization, taskId: message.taskId ?? '' });
     next();
   });
   app.use('/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder }));
