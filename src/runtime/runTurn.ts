@@ -18,6 +18,8 @@ export interface RunTurnOptions {
   input: string;
   /** The conversation this turn belongs to; persisted when a store is given and memory_system allows. */
   sessionId?: string;
+  /** sessionId was minted for this turn (a random UUID): no stored session has it, so none is looked for. */
+  newSession?: boolean;
   store?: Store;
   signal?: AbortSignal;
   /**
@@ -129,7 +131,7 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
   let failure: string | undefined;
   try {
     if (persist) {
-      const session = await store.openSession(sessionId, syndicate.name);
+      const session = await store.openSession(sessionId, syndicate.name, { isNew: options.newSession });
       turn.history = await loadSessionHistory(store, sessionId, session.eventCount);
     }
     turn.emit(root.name, 0, { type: 'turn-start', syndicate: syndicate.name, input: options.input });

@@ -58,8 +58,11 @@ export interface UsageQuery {
 }
 
 export interface Store {
-  /** Creates the session if it does not exist; returns it either way. */
-  openSession(id: string, syndicate: string): Promise<SessionRecord>;
+  /**
+   * Creates the session if it does not exist; returns it either way. `isNew`: the caller minted the
+   * id for this call (a random UUID), so no stored session has it and there is nothing to read.
+   */
+  openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord>;
   getSession(id: string): Promise<SessionRecord | undefined>;
   listSessions(options?: { syndicate?: string; limit?: number }): Promise<SessionRecord[]>;
   /** Returns false when there was no such session. */

@@ -106,6 +106,40 @@ describe('SQLite store', () => {
     }
   });
 
+  it('opens a session the caller says is new without reading the database', async () => {
+    const executed: string[] = [];
+    const store = openSqliteStore(join(dir, 'new-session.db'), { onStatement: (sql) => executed.push(sql) });
+    try {
+      executed.length = 0;
+
+      const opened = await store.openSession('minted', 'council', { isNew: true });
+
+      expect(executed).toStrictEqual([]);
+      expect(opened).toMatchObject({ id: 'minted', syndicate: 'council', eventCount: 0 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps a new session whether or not events followed it, across a reopen', async () => {
+    const path = join(dir, 'new-sessions-kept.db');
+    const store = openSqliteStore(path);
+    await store.openSession('with-events', 'council', { isNew: true });
+    await store.appendEvents('with-events', [message('a'), message('b')]);
+    await store.openSession('empty', 'council', { isNew: true });
+    await store.close();
+
+    const reopened = openSqliteStore(path);
+    try {
+      expect((await reopened.listSessions()).map(({ id, eventCount }) => ({ id, eventCount })).sort((a, b) => a.id.localeCompare(b.id))).toStrictEqual([
+        { id: 'empty', eventCount: 0 },
+        { id: 'with-events', eventCount: 2 },
+      ]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
   it('creates a session in the journal, with no commit, and shows it to other connections once moved into the database', async () => {
     const path = join(dir, 'journaled-session.db');
     const executed: string[] = [];

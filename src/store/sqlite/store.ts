@@ -139,6 +139,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const checkpointer = startCheckpointer(db, writer);
 
   const known = new Map<string, KnownSession>();
+  // Sessions created and not yet journaled (see createSession).
+  let created: JournalBatch[] = [];
   let journal = createJournal(journalDir(path));
   // The lines of `journal`, not yet part of a write job, and their events per session.
   let pending: string[] = [];
@@ -171,6 +173,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
 
   /** Closes the journal to new batches and queues its job; appends go on in a new file. */
   const rotate = (): void => {
+    journalCreated();
     if (pending.length === 0) return;
     rotated.push({ journal, job: ingestJob(pending, journal.name, journal.generation, deleted), events: pendingSessions });
     rotations++;
@@ -211,7 +214,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   };
 
   const scheduleIngest = (): void => {
-    if (pending.length > 0 && ingestTimer === undefined && closing === undefined) ingestTimer = setTimeout(ingestWhenIdle, INGEST_DELAY_MS).unref();
+    if (pending.length + created.length > 0 && ingestTimer === undefined && closing === undefined) ingestTimer = setTimeout(ingestWhenIdle, INGEST_DELAY_MS).unref();
   };
 
   /**
@@ -219,7 +222,13 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
    * Until the thread is up, jobs run here: a short CLI run never waits for it.
    */
   const ingestInBackground = (): void => {
-    rotate();
+    try {
+      rotate();
+    } catch (error) {
+      // Nothing is lost (what was not journaled stays queued); the next flush retries and reports it.
+      ingestFailure = error;
+      return;
+    }
     const next = rotated[0];
     if (inFlight !== undefined || next === undefined) return;
     const thread = writer();
@@ -301,15 +310,23 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
 
   /**
    * A new session is journaled as a batch without events, so creating one costs no commit; the
-   * ingest creates its row, or keeps the row of another process that created it meanwhile.
+   * ingest creates its row, or keeps the row of another process that created it meanwhile. The
+   * batch goes out with the next write of appends (the session's first events, as a rule), or
+   * before the next rotation: a write(2) of its own cost a visible share of a short turn.
    */
   const createSession = (id: string, syndicate: string): SessionRecord => {
     const createdAt = Date.now();
-    const batch: JournalBatch = { session: id, syndicate, seq: 1, appendedAt: createdAt, events: [], payloads: [] };
-    journaled([batch]);
+    created.push({ session: id, syndicate, seq: 1, appendedAt: createdAt, events: [], payloads: [] });
     scheduleIngest();
     known.set(id, { syndicate, createdAt, lastSeq: 0, updatedAt: createdAt, pending: 0, verifiedAt: createdAt, stored: false });
     return { id, syndicate, createdAt, updatedAt: createdAt, eventCount: 0 };
+  };
+
+  /** Journals the sessions created since the last write; if that fails they stay queued for the next one. */
+  const journalCreated = (): void => {
+    if (created.length === 0) return;
+    journaled(created);
+    created = [];
   };
 
   /** The session as the database has it, remembered. */
@@ -340,14 +357,27 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
 
   let queued: QueuedAppend[] = [];
 
-  // Appends requested in the same microtask drain (concurrent turns) share one write(2), and every
-  // caller hears back only once its batch is written.
+  // Every caller hears back only once its batch is written. The first write in a turn of the event
+  // loop goes out at the end of its microtask drain, so a lone turn never waits for the loop; the
+  // appends that follow in the same turn of the loop (concurrent requests) wait for its check phase
+  // and share one write(2). Writing at every drain, a server answering 64 requests at once managed
+  // 20% fewer requests per second (the A2A bench).
+  let wroteThisLoopTurn = false;
+  const scheduleWrite = (): void => {
+    if (wroteThisLoopTurn) setImmediate(writeAppends);
+    else queueMicrotask(writeAppends);
+  };
   const writeAppends = (): void => {
     const queue = queued;
     queued = [];
     if (queue.length === 0) return;
+    if (!wroteThisLoopTurn) {
+      wroteThisLoopTurn = true;
+      setImmediate(() => (wroteThisLoopTurn = false));
+    }
     const appendedAt = Date.now();
-    const batches: JournalBatch[] = [];
+    // Sessions created since the last write go first, in the same write(2).
+    const batches: JournalBatch[] = [...created];
     const outcomes = queue.map((append): { seq: number } | { error: Error } => {
       const session = knownSession(append.sessionId);
       if (session === undefined) {
@@ -362,6 +392,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     });
     try {
       if (batches.length > 0) journaled(batches);
+      created = [];
     } catch (error) {
       for (const batch of batches) {
         const session = known.get(batch.session)!;
@@ -398,7 +429,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     documents: createSqliteDocuments(db, () => checkpointer.committed()),
     tasks: createSqliteTasks(db, writeJob),
     facts: createSqliteFacts(db, () => checkpointer.committed()),
-    async openSession(id: string, syndicate: string): Promise<SessionRecord> {
+    async openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> {
+      if (options?.isNew) return createSession(id, syndicate);
       // Read first: a session is opened once per turn and almost always exists already, and a read
       // takes no write lock.
       const session = known.get(id);
@@ -424,7 +456,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       // Serialised up front: an event that cannot be stored fails its batch before anything is written.
       const payloads = events.map((event) => JSON.stringify(event));
       return new Promise((resolve, reject) => {
-        if (queued.length === 0) queueMicrotask(writeAppends);
+        if (queued.length === 0) scheduleWrite();
         queued.push({ sessionId, events, payloads, resolve, reject });
       });
     },
