@@ -190,13 +190,19 @@ export async function runAgent(turn: TurnContext, declared: CompiledAgent, input
       ],
     });
     // Each result is committed as it lands, so a slow sibling call never holds a finished one back.
-    const results = await Promise.all(
+    // A call that ends the turn (a question for the user, a turn error) waits for its siblings:
+    // the turn must not end while they still run and emit.
+    const settled = await Promise.allSettled(
       step.toolCalls.map(async (call) => {
         const result = await executeToolCall(turn, agent, call, depth, runAgent);
         await turn.flush();
         return result;
       }),
     );
+    const results = settled.map((outcome) => {
+      if (outcome.status === 'rejected') throw outcome.reason;
+      return outcome.value;
+    });
     const question = askedQuestion(agent, step.toolCalls, results);
     if (question !== undefined) {
       // Stored as the agent's message, so the next turn (the user's answer) sees what was asked.

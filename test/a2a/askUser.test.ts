@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { builtinTools, createToolRegistry } from '../../src/tools/registry.js';
+import { defineTool } from '../../src/tools/tool.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { agent, collect, compile, ofType, recordCalls, tempDbPath, turnEnd, type ModelCall } from '../runtime/fixtures.js';
 
@@ -46,6 +49,25 @@ describe('ask_user', () => {
 
     expect(turnEnd(events)).toMatchObject({ status: 'input-required', output: QUESTION });
     expect(ofType(events, 'delegation-end')).toEqual([]);
+  });
+
+  it('ends the turn only once a tool called beside the asking subagent has finished, so nothing of it runs on after the turn', async () => {
+    const slow = defineTool({
+      name: 'slow_lookup',
+      description: 'Looks something up, slowly.',
+      inputSchema: z.object({}),
+      execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('found it'), 30)),
+    });
+    const root = agent('Chair', {
+      tools: ['slow_lookup'],
+      subagents: [{ ...planner(), description: 'Plans offsites.' }],
+      script: [{ tool_calls: [{ tool: 'Planner', args: { request: 'plan an offsite' } }, { tool: 'slow_lookup', args: {} }] }],
+    });
+
+    const events = await collect(compile(root, { tools: createToolRegistry([...builtinTools.values(), slow]) }), { input: 'Please plan an offsite' });
+
+    expect(turnEnd(events)).toMatchObject({ status: 'input-required', output: QUESTION });
+    expect(ofType(events, 'tool-result').filter((event) => event.tool === 'slow_lookup')).toMatchObject([{ isError: false }]);
   });
 
   it('sends the answer back to the plan-dispatch specialist that asked, whatever the classifier would choose', async () => {
