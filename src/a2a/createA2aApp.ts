@@ -18,8 +18,8 @@ import { buildAgentCard, buildExtendedAgentCard, JSONRPC_PATH, REST_PATH, type A
 import { callerOfRequest, CallerUser } from './caller.js';
 import { createTurnExecutor, type TurnExecutorOptions } from './executor.js';
 import { jsonRpcRequestOnly } from './jsonRpcRequest.js';
-import { OutputModeCheckingHandler } from './outputModes.js';
 import { DEFAULT_RATE_LIMIT, createRateLimiter, type RateLimit } from './rateLimit.js';
+import { SyndicateRequestHandler } from './requestHandler.js';
 import { isLegacyRequest, jsonRpcErrors, restErrors, refusePlain, type Refuse } from './refusals.js';
 import { authenticate, JSONRPC_TYPES, jsonOnly, loopbackOnly, parseJsonBody, REST_TYPES } from './security.js';
 import { createTaskStore, type BufferedTaskStore } from './taskStore.js';
@@ -94,7 +94,7 @@ type Admission = (refuse: Refuse) => RequestHandler[];
 function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: string, options: A2aAppOptions, admission: Admission): Router {
   const { card, extended } = cards({ baseUrl, secured: options.secret !== undefined, version: options.version });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const handler = new OutputModeCheckingHandler(
+  const handler = new SyndicateRequestHandler(
     card,
     parts.taskStore,
     parts.executor,
@@ -148,6 +148,8 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
   }
   const app = express();
   app.disable('x-powered-by');
+  // Express hashes every response body for an ETag; no A2A client sends If-None-Match to a POST.
+  app.disable('etag');
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
   // One limiter: a client's requests to every agent and endpoint share its bucket.
   const limiter = createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);

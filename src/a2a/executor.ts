@@ -6,6 +6,7 @@ import type { TurnStatus } from '../runtime/events.js';
 import type { Store } from '../store/store.js';
 import { callerOfUser, ownerOf, siloOf, type Caller } from './caller.js';
 import { agentMessage, inputTextOf } from './messages.js';
+import { startsConversation, waitsForWholeTask } from './requestHandler.js';
 import { createTurnPublisher } from './turnPublisher.js';
 
 // A task is one turn. The task's contextId names the session, so a conversation continues across
@@ -52,8 +53,8 @@ export function publishStatus(bus: ExecutionEventBus, taskId: string, contextId:
 }
 
 /** Every execution starts with the task itself (the SDK refuses a stream that does not). */
-export function taskOf(context: RequestContext): Task {
-  const status = { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() };
+export function taskOf(context: RequestContext, state: TaskState = TaskState.TASK_STATE_SUBMITTED): Task {
+  const status = { state, message: undefined, timestamp: new Date().toISOString() };
   if (context.task) return { ...context.task, status };
   return { id: context.taskId, contextId: context.contextId, status, artifacts: [], history: [context.userMessage], metadata: undefined };
 }
@@ -69,12 +70,15 @@ export function createTurnExecutor(options: TurnExecutorOptions): AgentExecutor 
       const { taskId, contextId } = context;
       const caller = callerOfUser(context.context.user);
       waiting.delete(taskId);
-      bus.publish(AgentEvent.task(taskOf(context)));
       const input = inputTextOf(context.userMessage);
       if (input === undefined) {
+        bus.publish(AgentEvent.task(taskOf(context)));
         publishStatus(bus, taskId, contextId, TaskState.TASK_STATE_FAILED, NO_INPUT);
         return;
       }
+      // The turn starts now, so the task starts working: a separate `working` update would cost
+      // the SDK another load, clone and save of the task.
+      bus.publish(AgentEvent.task(taskOf(context, TaskState.TASK_STATE_WORKING)));
       const request: A2aTurnRequest = {
         agentId,
         taskId,
@@ -86,14 +90,16 @@ export function createTurnExecutor(options: TurnExecutorOptions): AgentExecutor 
       };
       const controller = new AbortController();
       running.set(taskId, controller);
-      publishStatus(bus, taskId, contextId, TaskState.TASK_STATE_WORKING);
-      const publish = createTurnPublisher(bus, taskId, contextId);
+      const streamed = !waitsForWholeTask(context.context);
+      const publish = createTurnPublisher(bus, taskId, contextId, streamed);
       try {
         const turn = runTurn(syndicate, {
           input,
           sessionId: request.sessionId,
+          newSession: startsConversation(context.context),
           store,
           signal: controller.signal,
+          stream: streamed,
           observers: options.observers,
           ...(await options.turnOptions?.(request)),
         });

@@ -1,6 +1,4 @@
-import type { Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
 import { ContentTypeNotSupportedError } from '@a2a-js/sdk/errors';
-import { DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
 
 // A caller may name the media types it can read (configuration.acceptedOutputModes). When none of
 // them is one the agent answers in (its card's defaultOutputModes), the spec's answer is
@@ -26,24 +24,4 @@ export function unacceptedOutput(accepted: readonly string[], produced: readonly
   return new ContentTypeNotSupportedError(
     `This agent answers in ${produced.join(', ')}, which configuration.acceptedOutputModes (${accepted.join(', ')}) does not include: add one of them, or send no list.`,
   );
-}
-
-/** The SDK's request handler, refusing a message whose caller accepts none of the card's output modes. */
-export class OutputModeCheckingHandler extends DefaultRequestHandler {
-  override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
-    await this.checkOutputModes(params);
-    return super.sendMessage(params, context);
-  }
-
-  override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-    await this.checkOutputModes(params);
-    yield* super.sendMessageStream(params, context);
-  }
-
-  private async checkOutputModes(params: SendMessageRequest): Promise<void> {
-    const accepted = params.configuration?.acceptedOutputModes ?? [];
-    if (accepted.length === 0) return;
-    const error = unacceptedOutput(accepted, (await this.getAgentCard()).defaultOutputModes);
-    if (error) throw error;
-  }
 }

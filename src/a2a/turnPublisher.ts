@@ -40,7 +40,11 @@ function finalMessageOf(event: TurnEventOf<'turn-end'>): string | undefined {
   return event.error;
 }
 
-export function createTurnPublisher(bus: ExecutionEventBus, taskId: string, contextId: string): (event: TurnEvent) => void {
+/**
+ * `streamAnswer` false: the caller reads only the finished task (a blocking SendMessage), so the
+ * answer goes out whole at the end, as one chunk, instead of as the deltas arrive.
+ */
+export function createTurnPublisher(bus: ExecutionEventBus, taskId: string, contextId: string, streamAnswer = true): (event: TurnEvent) => void {
   // Who answers the caller: the root, or the specialist a dispatching root routes the turn to.
   let answering = { agent: '', depth: 0 };
   let streamed = '';
@@ -90,7 +94,7 @@ export function createTurnPublisher(bus: ExecutionEventBus, taskId: string, cont
         answering = { agent: event.agent, depth: event.depth };
         return;
       case 'text-delta':
-        if (event.agent !== answering.agent || event.depth !== answering.depth) return;
+        if (!streamAnswer || event.agent !== answering.agent || event.depth !== answering.depth) return;
         held = (held ?? '') + event.delta;
         streamed += event.delta;
         releaseSoon();

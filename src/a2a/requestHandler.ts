@@ -1,0 +1,56 @@
+import type { Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
+import { DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
+import { unacceptedOutput } from './outputModes.js';
+
+// The SDK's request handler with what our executor needs to know about a call before its turn
+// runs, and with the checks the SDK leaves to the agent.
+
+// Calls that wait for the whole task (a blocking SendMessage). The SDK hands the executor the same
+// ServerCallContext, so the executor can ask.
+const waitingForWholeTask = new WeakSet<ServerCallContext>();
+
+/**
+ * True when the caller only reads the finished task: its turn fetches each model step whole, which
+ * costs less than streaming it (a ReadableStream and a delta event per chunk, and every artifact
+ * chunk is a task load, clone and save in the SDK). A SubscribeToTask on such a task sees the
+ * answer arrive in one chunk.
+ */
+export function waitsForWholeTask(context: ServerCallContext): boolean {
+  return waitingForWholeTask.has(context);
+}
+
+// Calls that start a conversation: the SDK mints the contextId of a message that names neither a
+// context nor a task, so the conversation's session is new and there is nothing to look up.
+const startingConversation = new WeakSet<ServerCallContext>();
+
+export function startsConversation(context: ServerCallContext): boolean {
+  return startingConversation.has(context);
+}
+
+export class SyndicateRequestHandler extends DefaultRequestHandler {
+  override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+    await this.checkOutputModes(params);
+    this.noteNewConversation(params, context);
+    // The SDK's own test for a blocking call (returnImmediately is 1.0's name for blocking: false).
+    if (params.configuration?.returnImmediately !== true) waitingForWholeTask.add(context);
+    return super.sendMessage(params, context);
+  }
+
+  override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    await this.checkOutputModes(params);
+    this.noteNewConversation(params, context);
+    yield* super.sendMessageStream(params, context);
+  }
+
+  private noteNewConversation(params: SendMessageRequest, context: ServerCallContext): void {
+    if (!params.message?.contextId && !params.message?.taskId) startingConversation.add(context);
+  }
+
+  /** A caller that accepts none of the card's output modes is refused before a turn runs whose answer it could not read. */
+  private async checkOutputModes(params: SendMessageRequest): Promise<void> {
+    const accepted = params.configuration?.acceptedOutputModes ?? [];
+    if (accepted.length === 0) return;
+    const error = unacceptedOutput(accepted, (await this.getAgentCard()).defaultOutputModes);
+    if (error) throw error;
+  }
+}
