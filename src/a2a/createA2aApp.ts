@@ -155,24 +155,34 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
   const limiter = createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
   const admission: Admission = (refuse) => [...(options.loopbackOnly ? [loopbackOnly(refuse)] : []), limiter.guard(refuse)];
   const taskStores: BufferedTaskStore[] = [];
-  const partsOf = (id: string, executor: AgentExecutor): AgentParts => {
+  const partsOf = (id: string, executorOf: (taskStore: BufferedTaskStore) => AgentExecutor): AgentParts => {
     const taskStore = createTaskStore(options.store.tasks, id);
     taskStores.push(taskStore);
     return {
-      executor,
+      executor: executorOf(taskStore),
       taskStore,
       buses: new DefaultExecutionEventBusManager(),
       pushStore: guardedPushStore(new InMemoryPushNotificationStore(), options.webhookPolicy),
     };
   };
   for (const { id, syndicate } of options.agents) {
-    const parts = partsOf(id, createTurnExecutor({ agentId: id, syndicate, store: options.store, observers: options.observers, turnOptions: options.turnOptions, afterTurn: options.afterTurn }));
+    const parts = partsOf(id, (taskStore) =>
+      createTurnExecutor({
+        agentId: id,
+        syndicate,
+        store: options.store,
+        observers: options.observers,
+        turnOptions: options.turnOptions,
+        afterTurn: options.afterTurn,
+        mintedTask: taskStore.minted,
+      }),
+    );
     app.use(`/${id}`, agentRouter(parts, syndicateCards(syndicate), `${options.baseUrl}/${id}`, options, admission));
     // The root serves the same agent (same tasks, same live streams) under root URLs.
     if (options.agents.length === 1) app.use('/', agentRouter(parts, syndicateCards(syndicate), options.baseUrl, options, admission));
   }
   for (const { id, executor, cards } of options.moreAgents ?? []) {
-    app.use(`/${id}`, agentRouter(partsOf(id, executor), cards, `${options.baseUrl}/${id}`, options, admission));
+    app.use(`/${id}`, agentRouter(partsOf(id, () => executor), cards, `${options.baseUrl}/${id}`, options, admission));
   }
   return { app, settled: async () => void (await Promise.all(taskStores.map((store) => store.written()))) };
 }

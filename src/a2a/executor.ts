@@ -34,6 +34,8 @@ export interface TurnExecutorOptions {
   turnOptions?: (request: A2aTurnRequest) => Partial<RunTurnOptions> | Promise<Partial<RunTurnOptions>>;
   /** Called once the task's turn has ended, however it ended (not awaited). */
   afterTurn?: (request: A2aTurnRequest, status: TurnStatus) => void;
+  /** Told, before its first event, of each task whose id the SDK has just minted (see BufferedTaskStore.minted). */
+  mintedTask?: (taskId: string) => void;
 }
 
 const NO_INPUT = 'The message has no text: send the request as a text part (or a data part, which is read as JSON).';
@@ -70,6 +72,8 @@ export function createTurnExecutor(options: TurnExecutorOptions): AgentExecutor 
       const { taskId, contextId } = context;
       const caller = callerOfUser(context.context.user);
       waiting.delete(taskId);
+      // A message that names no task gets a task id minted by the SDK; one that names a missing task is refused before this.
+      if (context.task === undefined) options.mintedTask?.(taskId);
       const input = inputTextOf(context.userMessage);
       if (input === undefined) {
         bus.publish(AgentEvent.task(taskOf(context)));

@@ -64,7 +64,14 @@ function recordOf({ task, owner }: Unwritten, agent: string): TaskRecord {
 }
 
 /** The SDK's TaskStore, plus a promise for the writes it still holds (await it before closing the store). */
-export type BufferedTaskStore = TaskStore & { written(): Promise<void> };
+export type BufferedTaskStore = TaskStore & {
+  written(): Promise<void>;
+  /**
+   * The executor is publishing a task whose id the SDK has just minted: no stored task has it, so
+   * the SDK's load before its first save is answered without a lookup (a miss cost ~15 µs a task).
+   */
+  minted(taskId: string): void;
+};
 
 export function createTaskStore(records: TaskRecords, agent: string, onError: (error: unknown) => void = reportUnsaved): BufferedTaskStore {
   const owner = (context: ServerCallContext): string => ownerOf(callerOfUser(context.user));
@@ -75,6 +82,7 @@ export function createTaskStore(records: TaskRecords, agent: string, onError: (e
   // task's states, and a task left running is marked failed at the next start
   // (failInterruptedTasks). A task is encoded once per write, not at every event.
   const unwritten = new Map<string, Unwritten>();
+  const mintedIds = new Set<string>();
   let writing: Promise<void> = Promise.resolve();
   let scheduled = false;
   const writeOut = async (): Promise<void> => {
@@ -98,11 +106,14 @@ export function createTaskStore(records: TaskRecords, agent: string, onError: (e
   };
   return {
     written,
+    minted: (taskId) => void mintedIds.add(taskId),
     async save(task: Task, context: ServerCallContext): Promise<void> {
+      mintedIds.delete(task.id);
       unwritten.set(task.id, { task: copyOf(task), owner: owner(context) });
       void written();
     },
     async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+      if (mintedIds.has(taskId)) return undefined;
       const pending = unwritten.get(taskId);
       if (pending?.owner === owner(context)) return copyOf(pending.task);
       const record = await records.get(agent, owner(context), taskId);

@@ -93,6 +93,18 @@ describe('a task', () => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
+  it('that the message did not name is never looked up in the database', async () => {
+    const statements: string[] = [];
+    const client = await clientFor(await serve([], statements), 'JSONRPC');
+    statements.length = 0;
+
+    const task = (await client.sendMessage(sendRequest('hello'))) as Task;
+
+    expect(statements.filter((sql) => /^SELECT .* FROM a2a_tasks WHERE agent = /.test(sql))).toEqual([]);
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect((await client.getTask({ tenant: '', id: task.id, historyLength: undefined })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
   it('that continues a conversation appends to the same session', async () => {
     const modes: Mode[] = [];
     const client = await clientFor(await serve(modes), 'JSONRPC');
