@@ -20,10 +20,13 @@ import { report, summarize } from './stats.js';
 // clients; and the time to the first streamed event. The issue's reference (`ratio`) is a minimal
 // echo executor; a second bare server replays our answer's events (`ratio_same_events`), to show
 // how much of the gap is the SDK's cost per event rather than the turn and its persistence.
+// Throughput is the median of interleaved rounds after a long warm-up: what a server that has been
+// up for a while does, not its first second.
 
 const CONCURRENCY = [1, 16, 64];
-const WARMUP = 30;
-const WARMUP_PER_CLIENT = 5;
+const WARMUP_MESSAGES = 1_500;
+const ROUNDS = 3;
+const MESSAGES_PER_ROUND = 1_000;
 const MESSAGE = 'Should our team adopt a four-day work week?';
 
 function request(text: string): SendMessageRequest {
@@ -129,15 +132,21 @@ async function sendConcurrently(client: Client, concurrency: number, total: numb
   );
 }
 
-async function sendMessages(client: Client, concurrency: number, total: number): Promise<{ perSecond: number; latencies: number[] }> {
-  // Warmed at the concurrency measured: the client opens a connection per concurrent request, and
-  // opening the first 64 stalled a few requests for 300-480 ms (bare SDK and ours alike), inside
-  // a window of under a second.
-  await sendConcurrently(client, concurrency, Math.max(WARMUP, concurrency * WARMUP_PER_CLIENT), 'warm up', []);
-  const latencies: number[] = [];
+interface Measured {
+  perSecond: number[];
+  latencies: number[];
+}
+
+/** One timed window of `total` messages; its latencies join the server's. */
+async function measure(client: Client, concurrency: number, total: number, into: Measured): Promise<void> {
   const begin = performance.now();
-  await sendConcurrently(client, concurrency, total, MESSAGE, latencies);
-  return { perSecond: total / ((performance.now() - begin) / 1_000), latencies };
+  await sendConcurrently(client, concurrency, total, MESSAGE, into.latencies);
+  into.perSecond.push(total / ((performance.now() - begin) / 1_000));
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 async function firstStreamedEvent(client: Client, runs: number): Promise<number[]> {
@@ -165,23 +174,32 @@ export async function benchA2a(): Promise<void> {
     report('a2a answer', { artifact_chunks: chunks.length, events_per_task: chunks.length + 2, minimal_echo_events: 2 });
     bare.push(await serveBareSdk(minimalEcho), await serveBareSdk(echoOf(chunks)));
     const [minimalClient, sameEventsClient] = await Promise.all(bare.map(({ url }) => clientOf(url)));
+    const servers = [minimalClient!, sameEventsClient!, oursClient];
     for (const concurrency of CONCURRENCY) {
-      const total = concurrency === 1 ? 300 : 800;
-      const sdk = await sendMessages(minimalClient!, concurrency, total);
-      const sameEvents = await sendMessages(sameEventsClient!, concurrency, total);
-      const served = await sendMessages(oursClient, concurrency, total);
-      const sdkFigures = summarize(sdk.latencies);
-      const servedFigures = summarize(served.latencies);
+      // Warmed at the concurrency measured, long enough for the JIT to settle: the client opens a
+      // connection per concurrent request (opening 64 stalled a few requests for 300-480 ms, bare
+      // SDK and ours alike), and a cold window measured mostly compilation.
+      for (const client of servers) await sendConcurrently(client, concurrency, WARMUP_MESSAGES, 'warm up', []);
+      const [sdk, sameEvents, served] = servers.map((): Measured => ({ perSecond: [], latencies: [] }));
+      // Interleaved rounds, so a noisy moment on this shared machine hits every server alike.
+      for (let round = 0; round < ROUNDS; round++) {
+        await measure(minimalClient!, concurrency, MESSAGES_PER_ROUND, sdk!);
+        await measure(sameEventsClient!, concurrency, MESSAGES_PER_ROUND, sameEvents!);
+        await measure(oursClient, concurrency, MESSAGES_PER_ROUND, served!);
+      }
+      const sdkFigures = summarize(sdk!.latencies);
+      const servedFigures = summarize(served!.latencies);
+      const [sdkRate, sameEventsRate, servedRate] = [sdk!, sameEvents!, served!].map(({ perSecond }) => median(perSecond));
       report(`a2a SendMessage x${concurrency}`, {
-        bare_sdk_rps: sdk.perSecond,
+        bare_sdk_rps: sdkRate!,
         bare_p50_ms: sdkFigures.median / 1_000,
         bare_p99_ms: sdkFigures.p99 / 1_000,
-        same_events_rps: sameEvents.perSecond,
-        syndicate_rps: served.perSecond,
+        same_events_rps: sameEventsRate!,
+        syndicate_rps: servedRate!,
         p50_ms: servedFigures.median / 1_000,
         p99_ms: servedFigures.p99 / 1_000,
-        ratio: served.perSecond / sdk.perSecond,
-        ratio_same_events: served.perSecond / sameEvents.perSecond,
+        ratio: servedRate! / sdkRate!,
+        ratio_same_events: servedRate! / sameEventsRate!,
       });
     }
     const streamed = summarize(await firstStreamedEvent(oursClient, 100));
