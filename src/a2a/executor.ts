@@ -46,7 +46,7 @@ const NO_INPUT = 'The message has no text: send the request as a text part (or a
  * user's session. Context ids without them (the UUIDs the SDK mints) keep their session ids.
  */
 export function sessionIdFor(agentId: string, caller: Caller, contextId: string): string {
-  return `a2a:${agentId}:${ownerOf(caller)}:${contextId.replace(/[%:]/g, (c) => (c === '%' ? '%25' : '%3A'))}`;
+  return `a2a:${agentId}:${ownerOf(caller)}:${contextId.replaceAll('%', '%25').replaceAll(':', '%3A')}`;
 }
 
 export function publishStatus(bus: ExecutionEventBus, taskId: string, contextId: string, state: TaskState, text?: string): void {

@@ -87,6 +87,18 @@ describe("another caller with someone else's contextId", () => {
   });
 });
 
+describe('the session id of a context', () => {
+  it('is distinct for every contextId, whatever the ids hold', () => {
+    const service: Caller = { principal: 'client', userId: undefined };
+    const contexts = ['alice:ctx', 'alice%3Actx', 'alice%253Actx', 'ctx'];
+
+    const ids = contexts.map((contextId) => sessionIdFor(AGENT_ID, service, contextId));
+
+    expect(new Set(ids).size).toBe(contexts.length);
+    expect(ids).not.toContain(sessionIdFor(AGENT_ID, ALICE, 'ctx'));
+  });
+});
+
 describe("another caller's long-term memory silo", () => {
   // A request without a user id uses its principal's silo ("client"; "local" is the CLI's own).
   it.each(['client', 'local'])('is never reached by naming the user "%s", which is refused', async (user) => {
