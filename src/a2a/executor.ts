@@ -1,8 +1,11 @@
-import { TaskState, type Task } from '@a2a-js/sdk';
+import { TaskState, taskStateToJSON, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import { runTurn, type RunTurnOptions, type TurnObserver } from '../runtime/runTurn.js';
-import type { TurnStatus } from '../runtime/events.js';
+import type { TurnEvent, TurnStatus } from '../runtime/events.js';
+import { errorMessage } from '../runtime/errors.js';
+import type { TurnRecord } from '../runtime/projectTranscript.js';
+import { loadSessionHistory, openQuestion, recordAppended } from '../runtime/sessionHistory.js';
 import type { Store } from '../store/store.js';
 import { callerOfUser, ownerOf, siloOf, type Caller } from './caller.js';
 import { agentMessage, inputTextOf } from './messages.js';
@@ -38,6 +41,12 @@ export interface TurnExecutorOptions {
   mintedTask?: (taskId: string) => void;
 }
 
+/** A task whose turn ended asking the caller a question. */
+interface WaitingTask {
+  contextId: string;
+  sessionId: string;
+}
+
 const NO_INPUT = 'The message has no text: send the request as a text part (or a data part, which is read as JSON).';
 
 /**
@@ -61,11 +70,51 @@ export function taskOf(context: RequestContext, state: TaskState = TaskState.TAS
   return { id: context.taskId, contextId: context.contextId, status, artifacts: [], history: [context.userMessage], metadata: undefined };
 }
 
+async function storedHistory(store: Store, sessionId: string): Promise<readonly TurnRecord[]> {
+  const session = await store.getSession(sessionId);
+  return session ? loadSessionHistory(store, sessionId, session.eventCount) : [];
+}
+
+/**
+ * Withdraws the question `asked` (the session's last turn) ended on: the remote tasks waiting for
+ * its answer are cancelled, and the session stores that nothing waits, so its next message starts
+ * afresh (a new remote task, routed like any message). Resolves to what could not be done, as warnings.
+ */
+async function withdrawQuestion(syndicate: CompiledSyndicate, store: Store, sessionId: string, asked: TurnRecord): Promise<string[]> {
+  const waits = [...(asked.remoteConversations ?? [])].filter(([, conversation]) => conversation.waitingTaskId !== '');
+  const cancelled = await Promise.all(waits.map(([name, conversation]) => syndicate.agents.get(name)?.remote?.withdraw(sessionId, conversation)));
+  const warnings = cancelled.filter((warning) => warning !== undefined);
+  const envelope = { turnId: asked.turnId, agent: syndicate.root.name, depth: 0, at: Date.now(), delegationId: undefined };
+  const events: TurnEvent[] = [{ ...envelope, type: 'question-withdrawn' }, ...warnings.map((message): TurnEvent => ({ ...envelope, type: 'warning', message }))];
+  try {
+    recordAppended(store, sessionId, events, await store.appendEvents(sessionId, events));
+  } catch (error) {
+    warnings.push(`The session could not record that the question was withdrawn: ${errorMessage(error)}`);
+  }
+  return warnings;
+}
+
 export function createTurnExecutor(options: TurnExecutorOptions): AgentExecutor {
   const { agentId, syndicate, store } = options;
   const running = new Map<string, AbortController>();
   // Tasks whose turn ended asking the caller a question; cancelling one has no turn to abort.
-  const waiting = new Map<string, string>();
+  const waiting = new Map<string, WaitingTask>();
+  // By session, the task whose question is still open: a later message in the session answers it
+  // (whichever task it names), and cancelling a task whose question was answered withdraws nothing.
+  const asking = new Map<string, string>();
+  const inputRequired = taskStateToJSON(TaskState.TASK_STATE_INPUT_REQUIRED);
+
+  /**
+   * After a restart, the SDK cancels a waiting task without us (no event bus holds it), so its
+   * question is withdrawn here, at the session's next message: the question is open only while a
+   * task of the context still waits for input.
+   */
+  const withdrawIfCancelled = async (request: A2aTurnRequest): Promise<void> => {
+    const asked = openQuestion(await storedHistory(store, request.sessionId));
+    if (asked === undefined) return;
+    const stillWaiting = await store.tasks.list({ agent: agentId, owner: ownerOf(request.caller), contextId: request.contextId, state: inputRequired, limit: 1 });
+    if (stillWaiting.total === 0) await withdrawQuestion(syndicate, store, request.sessionId, asked);
+  };
 
   return {
     async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -83,20 +132,24 @@ export function createTurnExecutor(options: TurnExecutorOptions): AgentExecutor 
       // The turn starts now, so the task starts working: a separate `working` update would cost
       // the SDK another load, clone and save of the task.
       bus.publish(AgentEvent.task(taskOf(context, TaskState.TASK_STATE_WORKING)));
+      const sessionId = sessionIdFor(agentId, caller, contextId);
       const request: A2aTurnRequest = {
         agentId,
         taskId,
         contextId,
-        sessionId: sessionIdFor(agentId, caller, contextId),
+        sessionId,
         input,
         caller,
         silo: siloOf(caller, syndicate.name),
       };
+      const questionKnown = asking.delete(sessionId);
       const controller = new AbortController();
       running.set(taskId, controller);
       const streamed = !waitsForWholeTask(context.context);
       const publish = createTurnPublisher(bus, taskId, contextId, streamed);
       try {
+        // A reply to the waiting task itself answers its question; a new conversation has none.
+        if (!questionKnown && context.task === undefined && !startsConversation(context.context)) await withdrawIfCancelled(request);
         const turn = runTurn(syndicate, {
           input,
           sessionId: request.sessionId,
@@ -110,7 +163,10 @@ export function createTurnExecutor(options: TurnExecutorOptions): AgentExecutor 
         let status: TurnStatus = 'failed';
         for await (const event of turn) {
           if (event.type === 'turn-end') status = event.status;
-          if (event.type === 'turn-end' && event.status === 'input-required') waiting.set(taskId, contextId);
+          if (event.type === 'turn-end' && event.status === 'input-required') {
+            waiting.set(taskId, { contextId, sessionId });
+            asking.set(sessionId, taskId);
+          }
           publish(event);
         }
         options.afterTurn?.(request, status);
@@ -123,10 +179,17 @@ export function createTurnExecutor(options: TurnExecutorOptions): AgentExecutor 
       const turn = running.get(taskId);
       // The turn ends cancelled, and its own turn-end publishes the canceled state.
       if (turn) return turn.abort();
-      const contextId = waiting.get(taskId);
-      if (contextId === undefined) return;
+      const task = waiting.get(taskId);
+      if (task === undefined) return;
       waiting.delete(taskId);
-      publishStatus(bus, taskId, contextId, TaskState.TASK_STATE_CANCELED, 'Cancelled while waiting for input.');
+      const warnings: string[] = [];
+      if (asking.get(task.sessionId) === taskId) {
+        asking.delete(task.sessionId);
+        const asked = openQuestion(await storedHistory(store, task.sessionId));
+        if (asked !== undefined) warnings.push(...(await withdrawQuestion(syndicate, store, task.sessionId, asked)));
+      }
+      // The canceller hears what could not be cancelled; the cancel itself has happened either way.
+      publishStatus(bus, taskId, task.contextId, TaskState.TASK_STATE_CANCELED, ['Cancelled while waiting for input.', ...warnings].join('\n'));
     },
   };
 }

@@ -17,6 +17,7 @@ import type { AnyTool } from '../tools/tool.js';
 import { agentModelId, DEFAULT_ROOT_MODEL, modelInheritedFrom, type ModelChoice } from './agentModel.js';
 import { webSearchProblems } from './webSearchProblems.js';
 import { MEMORY_TOOL_NAMES, PRELOAD_MEMORY } from '../config/memoryTools.js';
+import type { RemoteConversation } from './projectTranscript.js';
 import type { TurnContext } from './turnContext.js';
 import { createEmbeddingRouter, type EmbeddingRouter } from './embeddingRouter.js';
 import type { Embedder } from '../memory/embeddings/embedder.js';
@@ -101,6 +102,12 @@ export interface RemoteAgent {
   describe(signal: AbortSignal): Promise<string>;
   /** Runs one request as `depth`, its progress emitted as this agent's events; resolves to its answer (or its question when it needs input). */
   run(turn: TurnContext, input: string, depth: number): Promise<string>;
+  /**
+   * The user withdrew the question `conversation`'s waiting task asked in this session: that task
+   * is cancelled (best effort, within the client's cancel timeout) and the session's next request
+   * starts a new one. Never rejects: resolves to a warning when the task could not be cancelled.
+   */
+  withdraw(sessionId: string, conversation: RemoteConversation): Promise<string | undefined>;
 }
 
 export type RemoteAgentFactory = (name: string, spec: RemoteAgentSpec, env: NodeJS.ProcessEnv) => RemoteAgent;
@@ -109,7 +116,7 @@ export type RemoteAgentFactory = (name: string, spec: RemoteAgentSpec, env: Node
 function remoteAgentsMissing(name: string, spec: RemoteAgentSpec): RemoteAgent {
   const refuse = (): Promise<never> =>
     Promise.reject(new Error(`${name} is a remote A2A agent (${spec.cardUrl}), and this program compiled the syndicate without an A2A client: pass remoteAgents: a2aRemoteAgents() to compileSyndicate`));
-  return { describe: refuse, run: refuse };
+  return { describe: refuse, run: refuse, withdraw: async () => undefined };
 }
 
 export interface CompileOptions extends ModelChoice {

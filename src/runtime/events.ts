@@ -49,6 +49,12 @@ export type TurnEventBody =
    * later turn in any process continues the same remote context and task.
    */
   | { type: 'remote-conversation'; contextId: string; waitingTaskId: string }
+  /**
+   * The question the turn ended on is withdrawn (its A2A task was cancelled while it waited): the
+   * next message is not its answer. Stored after the turn's end, with the turn's id; remote tasks
+   * that waited for the answer have been cancelled (or a warning says why not).
+   */
+  | { type: 'question-withdrawn' }
   | { type: 'warning'; message: string }
   /** One per model call, whatever its outcome: the source of the usage ledger and model spans. */
   | ({ type: 'usage'; provider: string; model: string; latencyMs: number; outcome: ModelCallOutcome } & UsageFigures & ModelCallDetails)

@@ -14,6 +14,20 @@ interface CachedSession {
 const MAX_CACHED_SESSIONS = 1_000;
 const cache = new WeakMap<Store, Map<string, CachedSession>>();
 
+/** The turn as it reads once its question is withdrawn: nobody awaits an answer, no remote task waits for one. */
+function withdrawn(turn: TurnRecord): TurnRecord {
+  const remoteConversations = turn.remoteConversations && new Map([...turn.remoteConversations].map(([agent, { contextId }]) => [agent, { contextId, waitingTaskId: '' }]));
+  return { turnId: turn.turnId, input: turn.input, entries: turn.entries, remoteConversations };
+}
+
+/** The session's last turn when it ended on a question nobody has answered or withdrawn yet. */
+export function openQuestion(history: readonly TurnRecord[]): TurnRecord | undefined {
+  const last = history[history.length - 1];
+  if (last === undefined) return undefined;
+  const remoteWaits = [...(last.remoteConversations?.values() ?? [])].some((conversation) => conversation.waitingTaskId !== '');
+  return last.awaiting !== undefined || remoteWaits ? last : undefined;
+}
+
 function applyEvents(session: CachedSession, events: readonly StoredEvent[]): void {
   for (const { seq, event } of events) {
     session.lastSeq = seq;
@@ -29,6 +43,10 @@ function applyEvents(session: CachedSession, events: readonly StoredEvent[]): vo
     } else if (event.type === 'remote-conversation') {
       const turn = session.turns[session.turns.length - 1];
       if (turn?.turnId === event.turnId) (turn.remoteConversations ??= new Map()).set(event.agent, { contextId: event.contextId, waitingTaskId: event.waitingTaskId });
+    } else if (event.type === 'question-withdrawn') {
+      const last = session.turns.length - 1;
+      // Replaced, not changed in place: histories handed out before keep the turn as they saw it.
+      if (session.turns[last]?.turnId === event.turnId) session.turns[last] = withdrawn(session.turns[last]);
     }
   }
   // Keep one turn more than any projection can use.

@@ -15,6 +15,7 @@ export function a2aRemoteAgents(settings: Partial<A2aClientSettings> = {}): Remo
     return {
       describe: async (signal) => (await load()).describe(signal),
       run: async (turn, input, depth) => (await load()).run(turn, input, depth),
+      withdraw: async (sessionId, conversation) => (await load()).withdraw(sessionId, conversation),
     };
   };
 }

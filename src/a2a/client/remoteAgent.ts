@@ -1,17 +1,19 @@
 import type { RemoteAgentSpec } from '../../config/definition.js';
 import type { RemoteAgent } from '../../runtime/compileSyndicate.js';
+import { errorMessage } from '../../runtime/errors.js';
 import type { RemoteConversation, TurnRecord } from '../../runtime/projectTranscript.js';
 import type { TurnContext } from '../../runtime/turnContext.js';
 import { UserInputRequired } from '../../tools/builtin/askUser.js';
 import { connectRemoteAgent, type RemoteConnection } from './connect.js';
-import { runRemoteTask, type RemoteOutcome } from './remoteTask.js';
+import { cancelTask, runRemoteTask, type RemoteOutcome } from './remoteTask.js';
 import type { A2aClientSettings } from './settings.js';
 
 // A remote A2A agent as a subagent. Its card is fetched at the first use and kept until a request
 // fails; a failed fetch is tried again at the next use. Each of our sessions keeps one remote
 // context, so the remote agent sees one conversation across turns. A remote task that asks for
 // input ends our turn the way ask_user does: the user sees the question, and the session's next
-// request to the agent (their answer) continues that same remote task.
+// request to the agent (their answer) continues that same remote task, unless the question is
+// withdrawn (our task that asked it was cancelled): then that remote task is cancelled too.
 
 // Conversations are kept in the process, and stored in the session as `remote-conversation`
 // events, so a later turn in another process (the next `syndicate run --session`) continues them
@@ -88,6 +90,20 @@ export function createRemoteAgent(name: string, spec: RemoteAgentSpec, settings:
       // Stored as the agent's message, so the answer's turn sees what was asked (and whom it answers).
       turn.emit(name, depth, { type: 'message', text: outcome.question });
       throw new UserInputRequired(name, outcome.question);
+    },
+
+    async withdraw(sessionId, { contextId, waitingTaskId }) {
+      // Forgotten before the cancel: a request meanwhile starts a new task rather than answer this one.
+      remember(sessionId, { contextId, waitingTaskId: '' });
+      // One deadline for reaching the agent (its card, when not fetched yet) and cancelling.
+      const signal = AbortSignal.timeout(settings.cancelTimeoutMs);
+      let failure: string | undefined;
+      try {
+        failure = await cancelTask((await connect(signal)).client, waitingTaskId, signal);
+      } catch (error) {
+        failure = errorMessage(error);
+      }
+      return failure && `Could not cancel the task ${waitingTaskId} of the remote agent ${name}, which may still wait for an answer: ${failure}`;
     },
   };
 }

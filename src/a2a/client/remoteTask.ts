@@ -114,13 +114,21 @@ function outcomeOf(progress: TaskProgress, name: string): RemoteOutcome {
   }
 }
 
+/** CancelTask, given up when `signal` aborts. Resolves to why the task could not be cancelled, or undefined once it is. */
+export async function cancelTask(client: Client, taskId: string, signal: AbortSignal): Promise<string | undefined> {
+  try {
+    await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal });
+    return undefined;
+  } catch (error) {
+    return errorMessage(error);
+  }
+}
+
 /** Our turn was cancelled: the remote task is cancelled too, or the user hears why it could not be. */
 async function cancelRemoteTask(turn: TurnContext, request: RemoteRequest, taskId: string): Promise<void> {
-  try {
-    await request.client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: AbortSignal.timeout(request.cancelTimeoutMs) });
-  } catch (error) {
-    turn.emit(request.name, request.depth, { type: 'warning', message: `Could not cancel the task ${taskId} of the remote agent ${request.name}, which may still be running: ${errorMessage(error)}` });
-  }
+  const failure = await cancelTask(request.client, taskId, AbortSignal.timeout(request.cancelTimeoutMs));
+  if (failure === undefined) return;
+  turn.emit(request.name, request.depth, { type: 'warning', message: `Could not cancel the task ${taskId} of the remote agent ${request.name}, which may still be running: ${failure}` });
 }
 
 export async function runRemoteTask(turn: TurnContext, request: RemoteRequest): Promise<RemoteOutcome> {

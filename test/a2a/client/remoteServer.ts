@@ -45,6 +45,8 @@ export interface RemoteServerOptions {
   token?: string;
   /** The first this many card requests answer 503, as an agent that is still starting would. */
   cardFailures?: number;
+  /** Every CancelTask fails (after being noted in `cancelled`), as an agent that cannot cancel would. */
+  cancelFails?: boolean;
   reply: (text: string, received: readonly ReceivedMessage[]) => RemoteStep;
 }
 
@@ -92,6 +94,8 @@ interface Envelope {
 
 function createExecutor(options: RemoteServerOptions, server: { received: ReceivedMessage[]; cancelled: string[]; onHang: () => void }, envelopes: Map<string, Envelope>): AgentExecutor {
   const hung = new Map<string, { contextId: string; release: () => void }>();
+  // Tasks waiting for input, by id, with their context: cancelling one ends it.
+  const asking = new Map<string, string>();
   return {
     async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
       const { taskId, contextId } = context;
@@ -102,7 +106,11 @@ function createExecutor(options: RemoteServerOptions, server: { received: Receiv
       const task: Task = context.task ? { ...context.task, status: submitted } : { id: taskId, contextId, status: submitted, artifacts: [], history: [context.userMessage], metadata: undefined };
       bus.publish(AgentEvent.task(task));
       const step = options.reply(text, server.received);
-      if (step.kind === 'ask') return publishState(bus, taskId, contextId, TaskState.TASK_STATE_INPUT_REQUIRED, step.question);
+      asking.delete(taskId);
+      if (step.kind === 'ask') {
+        asking.set(taskId, contextId);
+        return publishState(bus, taskId, contextId, TaskState.TASK_STATE_INPUT_REQUIRED, step.question);
+      }
       if (step.kind === 'fail') return publishState(bus, taskId, contextId, TaskState.TASK_STATE_FAILED, step.reason);
       if (step.kind === 'hang') {
         publishState(bus, taskId, contextId, TaskState.TASK_STATE_WORKING, 'Thinking hard.');
@@ -131,6 +139,12 @@ function createExecutor(options: RemoteServerOptions, server: { received: Receiv
 
     async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
       server.cancelled.push(taskId);
+      if (options.cancelFails) throw new Error('this agent cannot cancel its tasks');
+      const askingIn = asking.get(taskId);
+      if (askingIn !== undefined) {
+        asking.delete(taskId);
+        return publishState(bus, taskId, askingIn, TaskState.TASK_STATE_CANCELED, 'Cancelled by the client.');
+      }
       const task = hung.get(taskId);
       if (!task) return;
       hung.delete(taskId);
