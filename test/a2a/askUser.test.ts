@@ -19,6 +19,14 @@ function planner() {
   });
 }
 
+/** Plan-dispatch: offsites go to the planner, which asks which city; everything else to General. */
+function offsiteDesk() {
+  return agent('Desk', {
+    subagents: [agent('General', { description: 'Answers everything else.' }), { ...planner(), description: 'Plans offsites and team events.' }],
+    dispatch: { default_route: 'General' },
+  });
+}
+
 describe('ask_user', () => {
   it('ends the turn waiting for input, with the question as its output', async () => {
     const events = await collect(compile(planner()), { input: 'Please plan an offsite' });
@@ -71,11 +79,7 @@ describe('ask_user', () => {
   });
 
   it('sends the answer back to the plan-dispatch specialist that asked, whatever the classifier would choose', async () => {
-    const root = agent('Desk', {
-      subagents: [agent('General', { description: 'Answers everything else.' }), { ...planner(), description: 'Plans offsites and team events.' }],
-      dispatch: { default_route: 'General' },
-    });
-    const compiled = compile(root);
+    const compiled = compile(offsiteDesk());
     const store = openSqliteStore(tempDbPath());
 
     await collect(compiled, { input: 'Please plan an offsite', sessionId: 's1', store });
@@ -87,11 +91,7 @@ describe('ask_user', () => {
   });
 
   it('leaves the routing of the next message to the classifier once the question is answered', async () => {
-    const root = agent('Desk', {
-      subagents: [agent('General', { description: 'Answers everything else.' }), { ...planner(), description: 'Plans offsites and team events.' }],
-      dispatch: { default_route: 'General' },
-    });
-    const compiled = compile(root);
+    const compiled = compile(offsiteDesk());
     const store = openSqliteStore(tempDbPath());
 
     await collect(compiled, { input: 'Please plan an offsite', sessionId: 's1', store });
