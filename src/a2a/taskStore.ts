@@ -78,9 +78,10 @@ export function createTaskStore(records: TaskRecords, agent: string, onError: (e
   // The SDK saves a task at every event of its turn, ten times for a one-step answer, and each
   // save was a commit: the A2A bench measured them as the largest cost of a SendMessage. Saves are
   // kept per task and written on the next turn of the event loop, only the latest state of each;
-  // reads see what is not written yet, until it is. A crash can lose the last milliseconds of a
-  // task's states, and a task left running is marked failed at the next start
-  // (failInterruptedTasks). A task is encoded once per write, not at every event.
+  // reads see what is not written yet, until it is. A new task's first state is written at once
+  // (see save). A crash can lose the last milliseconds of a task's later states, and a task left
+  // running is marked failed at the next start (failInterruptedTasks). A task is encoded once per
+  // write, not at every event.
   const unwritten = new Map<string, Unwritten>();
   const mintedIds = new Set<string>();
   let writing: Promise<void> = Promise.resolve();
@@ -108,9 +109,13 @@ export function createTaskStore(records: TaskRecords, agent: string, onError: (e
     written,
     minted: (taskId) => void mintedIds.add(taskId),
     async save(task: Task, context: ServerCallContext): Promise<void> {
-      mintedIds.delete(task.id);
-      unwritten.set(task.id, { task: copyOf(task), owner: owner(context) });
-      void written();
+      const held = { task: copyOf(task), owner: owner(context) };
+      unwritten.set(task.id, held);
+      if (!mintedIds.delete(task.id)) return void written();
+      // A new task is stored before the SDK shows it to the caller: a task the caller has seen
+      // must outlive a crash. Its id was minted for it, so the store checks no owner.
+      await records.save(recordOf(held, agent), { isNew: true });
+      if (unwritten.get(task.id) === held) unwritten.delete(task.id);
     },
     async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
       if (mintedIds.has(taskId)) return undefined;

@@ -42,8 +42,12 @@ export interface TaskPage {
 }
 
 export interface TaskRecords {
-  /** Creates or replaces the task. A task id taken by another agent or owner is refused. */
-  save(task: TaskRecord): Promise<void>;
+  /**
+   * Creates or replaces the task; resolves once the state would survive the process being killed.
+   * A task id taken by another agent or owner is refused. `isNew`: the caller minted the id (a
+   * random UUID), so no stored task holds it and nothing is read to check.
+   */
+  save(task: TaskRecord, options?: { isNew?: boolean }): Promise<void>;
   get(agent: string, owner: string, id: string): Promise<TaskRecord | undefined>;
   list(query: TaskQuery): Promise<TaskPage>;
   /** Every task, of any agent and owner, in one of these states: for recovery at startup. */

@@ -50,6 +50,19 @@ function heldRecords() {
 }
 
 describe('the A2A task store', () => {
+  it('stores a task whose id the SDK minted before its first save returns, without an owner check, and never looks it up', async () => {
+    const { records, saves } = heldRecords();
+    const options: Array<{ isNew?: boolean } | undefined> = [];
+    const store = createTaskStore({ ...records, save: (record, saveOptions) => (options.push(saveOptions), records.save(record)) }, 'echo');
+    store.minted('task-1');
+
+    expect(await store.load('task-1', context)).toBeUndefined();
+    await store.save(taskIn(TaskState.TASK_STATE_WORKING), context);
+
+    expect(saves.map((record) => record.state)).toEqual(['TASK_STATE_WORKING']);
+    expect(options).toEqual([{ isNew: true }]);
+  });
+
   it('reads a saved task back before it is written', async () => {
     const { records } = heldRecords();
     const store = createTaskStore(records, 'echo');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TurnEvent } from '../../runtime/events.js';
+import type { TaskRecord } from '../tasks.js';
 
 // The append journal: each process writes appended event batches to its own file with one
 // write(2) per group of batches, and the store moves them into SQLite later in bulk. A SQLite
@@ -10,11 +11,12 @@ import type { TurnEvent } from '../../runtime/events.js';
 // the same as the WAL's with synchronous=NORMAL: once write(2) returns, the bytes are in the OS
 // page cache and survive the process being killed, not an OS crash.
 //
-// File layout: a header line {"journal":1,"generation":g} then one JSON line per batch. When its
-// batches go to the database the owner starts a new file and deletes this one once they are
-// committed; the database records, in the same commit, the generation it ingested per file, so a
-// crash between that commit and the deletion never ingests a batch twice. (Journals written before
-// files were rotated truncated and reused one file, counting generations up.)
+// File layout: a header line {"journal":1,"generation":g} then one JSON line per batch (or A2A
+// task state, see taskLine). When its batches go to the database the owner starts a new file and
+// deletes this one once they are committed; the database records, in the same commit, the
+// generation it ingested per file, so a crash between that commit and the deletion never ingests a
+// batch twice. (Journals written before files were rotated truncated and reused one file, counting
+// generations up.)
 
 export interface JournalBatch {
   session: string;
@@ -59,6 +61,11 @@ export function journalDir(dbPath: string): string {
 
 function header(generation: number): string {
   return `{"journal":1,"generation":${generation}}\n`;
+}
+
+/** A task's state as one line of JSON, without the newline: moved into the tasks table with the batches. */
+export function taskLine(task: TaskRecord): string {
+  return `{"task":${JSON.stringify(task)}}`;
 }
 
 /** A batch as one line of JSON, without the newline. */
@@ -119,7 +126,8 @@ function parse(path: string, name: string, claimed: string): OrphanJournal {
   let events = 0;
   for (const [index, text] of rest.entries()) {
     try {
-      events += (JSON.parse(text) as Pick<JournalBatch, 'events'>).events.length;
+      // A task state's line holds no events.
+      events += (JSON.parse(text) as Partial<Pick<JournalBatch, 'events'>>).events?.length ?? 0;
     } catch (error) {
       throw new Error(`journal ${path} line ${index + 2} is corrupt (${(error as Error).message}); move the file aside to open the store`);
     }

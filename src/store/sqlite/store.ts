@@ -5,8 +5,9 @@ import { startCheckpointer } from './checkpointer.js';
 import { BUSY_TIMEOUT_MS, openDatabase } from './connection.js';
 import { createSqliteDocuments } from './documents.js';
 import { createSqliteFacts } from './facts.js';
-import { ingestJob, lastSeqs } from './ingestJob.js';
-import { claimOrphanJournals, createJournal, journalDir, journalLine, type Journal, type JournalBatch } from './journal.js';
+import type { TaskRecord } from '../tasks.js';
+import { ingestJob, lastSeqs, refusedTasks } from './ingestJob.js';
+import { claimOrphanJournals, createJournal, journalDir, journalLine, taskLine, type Journal, type JournalBatch } from './journal.js';
 import { createSqliteTasks } from './tasks.js';
 import { runWriteJob, startWriteWorker, type WriteJob, type WriteWorker } from './writeWorker.js';
 
@@ -24,6 +25,12 @@ interface QueuedAppend {
   events: readonly TurnEvent[];
   payloads: readonly string[];
   resolve(lastSeq: number): void;
+  reject(error: unknown): void;
+}
+
+interface QueuedTask {
+  task: TaskRecord;
+  resolve(): void;
   reject(error: unknown): void;
 }
 
@@ -47,6 +54,8 @@ interface Rotated {
   job: WriteJob;
   /** Events per session. */
   events: Map<string, number>;
+  /** The task states in the journal, the last of each task. */
+  tasks: Map<string, TaskRecord>;
 }
 
 interface EventRow {
@@ -148,7 +157,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   // The lines of `journal`, not yet part of a write job, and their events per session.
   let pending: string[] = [];
   let pendingSessions = new Map<string, number>();
+  let pendingTasks = new Map<string, TaskRecord>();
   let pendingEvents = 0;
+  // Task states journaled and not yet in the tasks table, the last of each task: reads see them.
+  const journaledTasks = new Map<string, TaskRecord>();
   // Closed journals whose jobs have not committed yet, oldest first; they commit in this order.
   const rotated: Rotated[] = [];
   // Every rotation queues one job and every commit takes one off: rotations - rotated.length have committed.
@@ -178,23 +190,29 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const rotate = (): void => {
     journalCreated();
     if (pending.length === 0) return;
-    rotated.push({ journal, job: ingestJob(pending, journal.name, journal.generation, deleted), events: pendingSessions });
+    rotated.push({ journal, job: ingestJob(pending, journal.name, journal.generation, deleted), events: pendingSessions, tasks: pendingTasks });
     rotations++;
     deleted = [];
     journal = createJournal(journalDir(path));
     pending = [];
     pendingSessions = new Map();
+    pendingTasks = new Map();
     pendingEvents = 0;
   };
 
-  const journaled = (batches: readonly JournalBatch[]): void => {
-    const lines = batches.map(journalLine);
+  const journaled = (batches: readonly JournalBatch[], tasks: readonly TaskRecord[] = []): void => {
+    const lines = [...batches.map(journalLine), ...tasks.map(taskLine)];
     journal.write(lines);
     pending.push(...lines);
     for (const batch of batches) {
       pendingSessions.set(batch.session, (pendingSessions.get(batch.session) ?? 0) + batch.events.length);
       pendingEvents += batch.events.length;
     }
+    for (const task of tasks) {
+      pendingTasks.set(task.id, task);
+      journaledTasks.set(task.id, task);
+    }
+    pendingEvents += tasks.length;
   };
 
   /** Books a committed job: what the database now holds of each session, plus what is still journaled. */
@@ -208,6 +226,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       if (session === undefined) continue;
       session.pending -= done.events.get(id)!;
       Object.assign(session, { lastSeq: lastSeq + session.pending, stored: true });
+    }
+    // A state saved again since stays, for the next job.
+    for (const [id, task] of done.tasks) if (journaledTasks.get(id) === task) journaledTasks.delete(id);
+    for (const id of refusedTasks(rows)) {
+      // save() checked the owner; only another process that took the same id meanwhile gets here.
+      process.stderr.write(`warning: the state of A2A task '${id}' was not stored: another agent or caller holds that task id\n`);
     }
   };
 
@@ -298,14 +322,6 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     }
   };
 
-  /** A job beside the journal's: on the write thread once it is up, else here. */
-  const writeJob = async (job: WriteJob): Promise<unknown[]> => {
-    worker?.poll();
-    const rows = worker?.ready() ? await worker.run(job) : runWriteJob(db, job);
-    checkpointer.committed(job.runs.length);
-    return rows;
-  };
-
   const remember = (row: SessionRecord): SessionRecord => {
     known.set(row.id, { syndicate: row.syndicate, createdAt: row.createdAt, lastSeq: row.eventCount, updatedAt: row.updatedAt, pending: 0, verifiedAt: Date.now(), stored: true });
     return row;
@@ -359,6 +375,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   };
 
   let queued: QueuedAppend[] = [];
+  let queuedTasks: QueuedTask[] = [];
+  const writeQueued = (): boolean => queued.length > 0 || queuedTasks.length > 0;
 
   // Every caller hears back only once its batch is written. Appends go out at the end of their
   // microtask drain while only one session has written in this turn of the event loop, so a lone
@@ -377,9 +395,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   };
   const writeAppends = (): void => {
     const queue = queued;
+    const tasks = queuedTasks;
     queued = [];
-    if (queue.length === 0) return;
-    noteWriter(queue);
+    queuedTasks = [];
+    if (queue.length > 0) noteWriter(queue);
     const appendedAt = Date.now();
     // Sessions created since the last write go first, in the same write(2).
     const batches: JournalBatch[] = [...created];
@@ -396,7 +415,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return { seq: session.lastSeq };
     });
     try {
-      if (batches.length > 0) journaled(batches);
+      if (batches.length + tasks.length > 0) journaled(batches, tasks.map(({ task }) => task));
       created = [];
     } catch (error) {
       for (const batch of batches) {
@@ -405,12 +424,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         session.pending -= batch.events.length;
       }
       for (const append of queue) append.reject(error);
+      for (const task of tasks) task.reject(error);
       return;
     }
     if (inFlight !== undefined) worker?.poll();
     if (pendingEvents >= MAX_PENDING_EVENTS) ingestInBackground();
     else scheduleIngest();
     outcomes.forEach((outcome, i) => ('seq' in outcome ? queue[i]!.resolve(outcome.seq) : queue[i]!.reject(outcome.error)));
+    for (const task of tasks) task.resolve();
   };
 
   replayOrphans();
@@ -432,7 +453,16 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   return {
     path,
     documents: createSqliteDocuments(db, () => checkpointer.committed()),
-    tasks: createSqliteTasks(db, writeJob),
+    tasks: createSqliteTasks(db, {
+      journal: (task) =>
+        new Promise((resolve, reject) => {
+          // Saved states are written with the appends: one write(2) per turn of the event loop.
+          if (!writeQueued()) queueMicrotask(writeAppends);
+          queuedTasks.push({ task, resolve, reject });
+        }),
+      journaled: (id) => journaledTasks.get(id),
+      flush,
+    }),
     facts: createSqliteFacts(db, () => checkpointer.committed()),
     async openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> {
       if (options?.isNew) return createSession(id, syndicate);
@@ -461,7 +491,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       // Serialised up front: an event that cannot be stored fails its batch before anything is written.
       const payloads = events.map((event) => JSON.stringify(event));
       return new Promise((resolve, reject) => {
-        if (queued.length === 0) scheduleWrite(sessionId);
+        if (!writeQueued()) scheduleWrite(sessionId);
         queued.push({ sessionId, events, payloads, resolve, reject });
       });
     },

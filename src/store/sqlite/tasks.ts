@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
 import type { TaskPage, TaskQuery, TaskRecord, TaskRecords } from '../tasks.js';
-import type { WriteJob } from './writeWorker.js';
 
 /** A task as stored: its document serialised. */
 type TaskRow = Omit<TaskRecord, 'document'> & { document: string };
@@ -28,53 +27,29 @@ interface QueryParams {
   limit: number;
 }
 
-// Saves requested together (a server writing out the tasks of one turn of its event loop) go in
-// one write job: one commit, on the store's write thread once it is up. A commit per task was
-// ~80 µs of the serving thread per SendMessage.
-const SAVE_STATEMENTS = [
-  `INSERT INTO a2a_tasks (id, agent, owner, context_id, state, status_at, document) VALUES (?, ?, ?, ?, ?, ?, ?)
-   ON CONFLICT (id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
-     status_at = excluded.status_at, document = excluded.document
-   WHERE a2a_tasks.agent = excluded.agent AND a2a_tasks.owner = excluded.owner`,
-  // Read back in the same transaction: an upsert refused by its WHERE leaves no row of this owner.
-  'SELECT 1 AS saved FROM a2a_tasks WHERE id = ? AND agent = ? AND owner = ?',
-] as const;
-const [UPSERT, OWNED] = [0, 1];
-
-interface QueuedSave {
-  task: TaskRecord;
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
-function saveJob(saves: readonly QueuedSave[]): WriteJob {
-  return {
-    statements: SAVE_STATEMENTS,
-    named: {},
-    runs: saves.map(({ task: t }) => [UPSERT, [t.id, t.agent, t.owner, t.contextId, t.state, t.statusAt, JSON.stringify(t.document)]] as const),
-    reads: saves.map(({ task: t }) => [OWNED, [t.id, t.agent, t.owner]] as const),
-  };
-}
-
 function recordOf(row: TaskRow): TaskRecord {
   const { document, ...rest } = row;
   return { ...rest, document: JSON.parse(document) as unknown };
 }
 
-/** `write` runs a job on the store's write thread or, until that is up, on `db`. */
-export function createSqliteTasks(db: Database.Database, write: (job: WriteJob) => Promise<unknown[]>): TaskRecords {
-  let queued: QueuedSave[] = [];
-  const writeQueued = (): void => {
-    const saves = queued;
-    queued = [];
-    write(saveJob(saves)).then(
-      (rows) =>
-        saves.forEach(({ task, resolve, reject }, index) =>
-          rows[index] === undefined ? reject(new Error(`task '${task.id}' belongs to another agent or caller and cannot be saved over`)) : resolve(),
-        ),
-      (error: unknown) => saves.forEach(({ reject }) => reject(error)),
-    );
-  };
+/** How the store journals task states: see createSqliteTasks. */
+export interface TaskJournal {
+  /** Appends the state to the store's journal; resolves once it is written (durable, as events are). */
+  journal(task: TaskRecord): Promise<void>;
+  /** The last state journaled for the task and not yet in the table. */
+  journaled(id: string): TaskRecord | undefined;
+  /** Moves every journaled state into the table. */
+  flush(): Promise<void>;
+}
+
+/**
+ * Task states go through the store's event journal, in the same write(2) as the events of the turn
+ * of the event loop, and into the table with the events' ingest. A save was a commit of its own on
+ * the write thread before: with one client at a time, that round trip cost the A2A server ~100 µs
+ * of its serving thread per SendMessage, and the write thread's commit competed for the second core.
+ */
+export function createSqliteTasks(db: Database.Database, tasks: TaskJournal): TaskRecords {
+  const selectHolder = db.prepare<[id: string], Pick<TaskRecord, 'agent' | 'owner'>>('SELECT agent, owner FROM a2a_tasks WHERE id = ?');
   const selectOne = db.prepare<[agent: string, owner: string, id: string], TaskRow>(
     `SELECT ${COLUMNS} FROM a2a_tasks WHERE agent = ? AND owner = ? AND id = ?`,
   );
@@ -86,17 +61,21 @@ export function createSqliteTasks(db: Database.Database, write: (job: WriteJob) 
   );
 
   return {
-    save(task: TaskRecord): Promise<void> {
-      return new Promise((resolve, reject) => {
-        if (queued.length === 0) queueMicrotask(writeQueued);
-        queued.push({ task, resolve, reject });
-      });
+    async save(task: TaskRecord, options?: { isNew?: boolean }): Promise<void> {
+      const holder = tasks.journaled(task.id) ?? (options?.isNew ? undefined : selectHolder.get(task.id));
+      if (holder !== undefined && (holder.agent !== task.agent || holder.owner !== task.owner)) {
+        throw new Error(`task '${task.id}' belongs to another agent or caller and cannot be saved over`);
+      }
+      await tasks.journal(task);
     },
     async get(agent: string, owner: string, id: string): Promise<TaskRecord | undefined> {
+      const journaled = tasks.journaled(id);
+      if (journaled !== undefined) return journaled.agent === agent && journaled.owner === owner ? journaled : undefined;
       const row = selectOne.get(agent, owner, id);
       return row && recordOf(row);
     },
     async list(query: TaskQuery): Promise<TaskPage> {
+      await tasks.flush();
       const filters = {
         agent: query.agent,
         owner: query.owner,
@@ -109,6 +88,7 @@ export function createSqliteTasks(db: Database.Database, write: (job: WriteJob) 
     },
     async inStates(states: readonly string[]): Promise<TaskRecord[]> {
       if (states.length === 0) return [];
+      await tasks.flush();
       const rows = db
         .prepare<string[], TaskRow>(`SELECT ${COLUMNS} FROM a2a_tasks WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY status_at, id`)
         .all(...states);
