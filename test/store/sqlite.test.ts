@@ -106,6 +106,26 @@ describe('SQLite store', () => {
     }
   });
 
+  it('keeps at most 10,000 settled sessions in memory, and reads a forgotten one again to append to it in order', async () => {
+    const executed: string[] = [];
+    const store = openSqliteStore(join(dir, 'many-sessions.db'), { onStatement: (sql) => executed.push(sql) });
+    try {
+      await store.openSession('first', 'council', { isNew: true });
+      await store.appendEvents('first', [message('a')]);
+      await store.listSessions({ limit: 1 });
+      for (let i = 0; i < 10_000; i++) await store.openSession(`later-${i}`, 'council', { isNew: true });
+      executed.length = 0;
+
+      const seq = await store.appendEvents('first', [message('b')]);
+
+      expect(executed.filter((sql) => sql.includes("WHERE s.id = 'first'"))).toHaveLength(1);
+      expect(seq).toBe(2);
+      expect((await store.readEvents('first')).map(({ event }) => (event as { text: string }).text)).toStrictEqual(['a', 'b']);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('opens a session the caller says is new without reading the database', async () => {
     const executed: string[] = [];
     const store = openSqliteStore(join(dir, 'new-session.db'), { onStatement: (sql) => executed.push(sql) });

@@ -138,6 +138,9 @@ const ORPHAN_SCAN_INTERVAL_MS = 1_000;
 // turn's own appends. So another process's appends to the same session can take this long to
 // show in openSession; getSession and readEvents always read.
 const REVERIFY_AFTER_MS = 100;
+// Sessions this process keeps in memory (see forgetSettledSessions), and the share kept once full.
+const MAX_KNOWN_SESSIONS = 10_000;
+const FORGET_DOWN_TO = 0.9;
 
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
   const db = openDatabase(path, options.onStatement);
@@ -322,6 +325,18 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     }
   };
 
+  /**
+   * Drops the oldest sessions whose every event is in the database: a server starting a
+   * conversation per request would otherwise keep one entry per conversation for as long as it
+   * runs. A dropped session is read again when next used.
+   */
+  const forgetSettledSessions = (): void => {
+    for (const [id, session] of known) {
+      if (known.size < MAX_KNOWN_SESSIONS * FORGET_DOWN_TO) return;
+      if (session.pending === 0 && session.stored) known.delete(id);
+    }
+  };
+
   const remember = (row: SessionRecord): SessionRecord => {
     known.set(row.id, { syndicate: row.syndicate, createdAt: row.createdAt, lastSeq: row.eventCount, updatedAt: row.updatedAt, pending: 0, verifiedAt: Date.now(), stored: true });
     return row;
@@ -337,6 +352,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     const createdAt = Date.now();
     created.push({ session: id, syndicate, seq: 1, appendedAt: createdAt, events: [], payloads: [] });
     scheduleIngest();
+    if (known.size >= MAX_KNOWN_SESSIONS) forgetSettledSessions();
     known.set(id, { syndicate, createdAt, lastSeq: 0, updatedAt: createdAt, pending: 0, verifiedAt: createdAt, stored: false });
     return { id, syndicate, createdAt, updatedAt: createdAt, eventCount: 0 };
   };
