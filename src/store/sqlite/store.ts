@@ -157,10 +157,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   // Sessions created and not yet journaled (see createSession).
   let created: JournalBatch[] = [];
   let journal = createJournal(journalDir(path));
-  // The lines of `journal`, not yet part of a write job, and their events per session.
+  // The batch lines of `journal`, not yet part of a write job, and their events per session.
   let pending: string[] = [];
   let pendingSessions = new Map<string, number>();
+  // The last state journaled of each task, and its line.
   let pendingTasks = new Map<string, TaskRecord>();
+  let pendingTaskLines = new Map<string, string>();
   let pendingEvents = 0;
   // Task states journaled and not yet in the tasks table, the last of each task: reads see them.
   const journaledTasks = new Map<string, TaskRecord>();
@@ -192,29 +194,35 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   /** Closes the journal to new batches and queues its job; appends go on in a new file. */
   const rotate = (): void => {
     journalCreated();
-    if (pending.length === 0) return;
-    rotated.push({ journal, job: ingestJob(pending, journal.name, journal.generation, deleted), events: pendingSessions, tasks: pendingTasks });
+    if (pending.length + pendingTasks.size === 0) return;
+    // Only the last state of each task: its earlier ones are in the journal for a replay, but
+    // writing each into the table cost the write thread ~50 µs a state (its document and indexes).
+    const lines = [...pending, ...pendingTaskLines.values()];
+    rotated.push({ journal, job: ingestJob(lines, journal.name, journal.generation, deleted), events: pendingSessions, tasks: pendingTasks });
     rotations++;
     deleted = [];
     journal = createJournal(journalDir(path));
     pending = [];
     pendingSessions = new Map();
     pendingTasks = new Map();
+    pendingTaskLines = new Map();
     pendingEvents = 0;
   };
 
   const journaled = (batches: readonly JournalBatch[], tasks: readonly TaskRecord[] = []): void => {
-    const lines = [...batches.map(journalLine), ...tasks.map(taskLine)];
-    journal.write(lines);
+    const lines = batches.map(journalLine);
+    const taskLines = tasks.map(taskLine);
+    journal.write([...lines, ...taskLines]);
     pending.push(...lines);
     for (const batch of batches) {
       pendingSessions.set(batch.session, (pendingSessions.get(batch.session) ?? 0) + batch.events.length);
       pendingEvents += batch.events.length;
     }
-    for (const task of tasks) {
+    tasks.forEach((task, i) => {
       pendingTasks.set(task.id, task);
+      pendingTaskLines.set(task.id, taskLines[i]!);
       journaledTasks.set(task.id, task);
-    }
+    });
     pendingEvents += tasks.length;
   };
 
@@ -244,7 +252,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   };
 
   const scheduleIngest = (): void => {
-    if (pending.length + created.length > 0 && ingestTimer === undefined && closing === undefined) ingestTimer = setTimeout(ingestWhenIdle, INGEST_DELAY_MS).unref();
+    if (pending.length + pendingTasks.size + created.length > 0 && ingestTimer === undefined && closing === undefined) ingestTimer = setTimeout(ingestWhenIdle, INGEST_DELAY_MS).unref();
   };
 
   /**
