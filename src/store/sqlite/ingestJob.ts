@@ -1,3 +1,4 @@
+import { TASK_LINE_START } from './journal.js';
 import type { WriteJob } from './writeWorker.js';
 
 // The write job that moves a journal's batches into the database. It carries the journal's lines
@@ -13,9 +14,9 @@ const LAST_SEQ = 'SELECT seq FROM events WHERE session_number = s.number ORDER B
 
 const STATEMENTS = [
   // A session created in the journal, or deleted by another process since (the batch re-creates
-  // it rather than being lost). The WHERE also keeps SQLite from reading ON CONFLICT as a join.
+  // it rather than being lost). WHERE true: without it SQLite would read ON CONFLICT as a join.
   `INSERT INTO sessions (id, syndicate, created_at)
-   SELECT value->>'session', value->>'syndicate', min(value->>'appendedAt') FROM json_each(@batches) WHERE value->>'session' IS NOT NULL
+   SELECT value->>'session', value->>'syndicate', min(value->>'appendedAt') FROM json_each(@batches) WHERE true
    GROUP BY 1 ORDER BY min(key) ON CONFLICT (id) DO NOTHING`,
   `INSERT INTO events (session_number, seq, appended_at, type, agent, turn_id, at, payload)
    SELECT s.number, coalesce((${LAST_SEQ}), 0) + row_number() OVER (PARTITION BY s.number ORDER BY batch.key, event.key),
@@ -28,20 +29,25 @@ const STATEMENTS = [
    FROM sessions AS s WHERE s.id IN (SELECT value->>'session' FROM json_each(@batches))`,
   // Task lines, in journal order, so the last state of a task saved twice wins. A task id held by
   // another agent or owner is left as it is (the saver checked; another process may have raced it).
+  // They come in @tasks, apart from @batches: each statement over @batches parses all of it again.
   `INSERT INTO a2a_tasks (id, agent, owner, context_id, state, status_at, document)
    SELECT value->'task'->>'id', value->'task'->>'agent', value->'task'->>'owner', value->'task'->>'contextId',
           value->'task'->>'state', value->'task'->>'statusAt', value->'task'->'document'
-   FROM json_each(@batches) WHERE value->'task' IS NOT NULL ORDER BY key
+   FROM json_each(@tasks) WHERE true ORDER BY key
    ON CONFLICT (id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
      status_at = excluded.status_at, document = excluded.document
    WHERE a2a_tasks.agent = excluded.agent AND a2a_tasks.owner = excluded.owner`,
   `SELECT json_group_array(DISTINCT line.value->'task'->>'id') AS refusedTasks
-   FROM json_each(@batches) AS line
-   WHERE line.value->'task' IS NOT NULL AND NOT EXISTS (
+   FROM json_each(@tasks) AS line
+   WHERE NOT EXISTS (
      SELECT 1 FROM a2a_tasks AS t
      WHERE t.id = line.value->'task'->>'id' AND t.agent = line.value->'task'->>'agent' AND t.owner = line.value->'task'->>'owner')`,
 ] as const;
 const [INSERT_SESSIONS, INSERT_EVENTS, RECORD_INGESTED, FORGET_JOURNAL, SELECT_LAST_SEQS, UPSERT_TASKS, SELECT_REFUSED_TASKS] = [0, 1, 2, 3, 4, 5, 6];
+
+function isTaskLine(line: string): boolean {
+  return line.startsWith(TASK_LINE_START);
+}
 
 /**
  * Writes the journal lines' batches and task states, records that journal `name` is ingested up to
@@ -50,9 +56,11 @@ const [INSERT_SESSIONS, INSERT_EVENTS, RECORD_INGESTED, FORGET_JOURNAL, SELECT_L
  * the tasks it could not store (see refusedTasks).
  */
 export function ingestJob(lines: readonly string[], name: string, generation: number, forget: readonly string[]): WriteJob {
+  const tasks = lines.filter(isTaskLine);
+  const batches = tasks.length === 0 ? lines : lines.filter((line) => !isTaskLine(line));
   return {
     statements: STATEMENTS,
-    named: { batches: `[${lines.join(',')}]` },
+    named: { batches: `[${batches.join(',')}]`, tasks: `[${tasks.join(',')}]` },
     runs: [
       [INSERT_SESSIONS, []],
       [INSERT_EVENTS, []],

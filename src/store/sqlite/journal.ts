@@ -63,9 +63,12 @@ function header(generation: number): string {
   return `{"journal":1,"generation":${generation}}\n`;
 }
 
+/** How a task state's line starts (a batch's starts {"session":). */
+export const TASK_LINE_START = '{"task":';
+
 /** A task's state as one line of JSON, without the newline: moved into the tasks table with the batches. */
 export function taskLine(task: TaskRecord): string {
-  return `{"task":${JSON.stringify(task)}}`;
+  return `${TASK_LINE_START}${JSON.stringify(task)}}`;
 }
 
 /** A batch as one line of JSON, without the newline. */
