@@ -26,7 +26,7 @@ const STATEMENTS = [
   'INSERT INTO journals_ingested (name, generation) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET generation = excluded.generation',
   'DELETE FROM journals_ingested WHERE name = ?',
   `SELECT json_group_object(s.id, coalesce((${LAST_SEQ}), 0)) AS lastSeqs
-   FROM sessions AS s WHERE s.id IN (SELECT value->>'session' FROM json_each(@batches))`,
+   FROM sessions AS s WHERE s.id IN (SELECT value FROM json_each(@sessions))`,
   // Task lines, in journal order, so the last state of a task saved twice wins. A task id held by
   // another agent or owner is left as it is (the saver checked; another process may have raced it).
   // They come in @tasks, apart from @batches: each statement over @batches parses all of it again.
@@ -52,15 +52,15 @@ function isTaskLine(line: string): boolean {
 /**
  * Writes the journal lines' batches and task states, records that journal `name` is ingested up to
  * `generation` (in the same commit, so a replay after a crash skips it), and drops the records of
- * journals since deleted. The job's result rows hold each session's last seq (see lastSeqs) and
- * the tasks it could not store (see refusedTasks).
+ * journals since deleted. The job's result rows hold the last seq of each of `sessions` (the
+ * batches' sessions; see lastSeqs) and the tasks it could not store (see refusedTasks).
  */
-export function ingestJob(lines: readonly string[], name: string, generation: number, forget: readonly string[]): WriteJob {
+export function ingestJob(lines: readonly string[], name: string, generation: number, forget: readonly string[], sessions: readonly string[]): WriteJob {
   const tasks = lines.filter(isTaskLine);
   const batches = tasks.length === 0 ? lines : lines.filter((line) => !isTaskLine(line));
   return {
     statements: STATEMENTS,
-    named: { batches: `[${batches.join(',')}]`, tasks: `[${tasks.join(',')}]` },
+    named: { batches: `[${batches.join(',')}]`, tasks: `[${tasks.join(',')}]`, sessions: JSON.stringify(sessions) },
     runs: [
       [INSERT_SESSIONS, []],
       [INSERT_EVENTS, []],

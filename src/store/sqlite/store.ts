@@ -183,7 +183,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     for (const orphan of claimOrphanJournals(journalDir(path))) {
       const ingested = sql.selectIngested.get(orphan.name);
       if (orphan.lines.length > 0 && (ingested === undefined || ingested.generation < orphan.generation)) {
-        runWriteJob(db, ingestJob(orphan.lines, orphan.name, orphan.generation, []));
+        // Its result is not read: this process holds nothing of a dead process's sessions.
+        runWriteJob(db, ingestJob(orphan.lines, orphan.name, orphan.generation, [], []));
         checkpointer.committed(orphan.events);
       }
       orphan.remove();
@@ -198,7 +199,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     // Only the last state of each task: its earlier ones are in the journal for a replay, but
     // writing each into the table cost the write thread ~50 µs a state (its document and indexes).
     const lines = [...pending, ...pendingTaskLines.values()];
-    rotated.push({ journal, job: ingestJob(lines, journal.name, journal.generation, deleted), events: pendingSessions, tasks: pendingTasks });
+    rotated.push({ journal, job: ingestJob(lines, journal.name, journal.generation, deleted, [...pendingSessions.keys()]), events: pendingSessions, tasks: pendingTasks });
     rotations++;
     deleted = [];
     journal = createJournal(journalDir(path));
