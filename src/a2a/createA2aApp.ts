@@ -16,7 +16,7 @@ import type { Store } from '../store/store.js';
 import type { NetworkPolicy } from '../tools/guards/ssrf.js';
 import { buildAgentCard, buildExtendedAgentCard, JSONRPC_PATH, REST_PATH, type AgentCardOptions } from './agentCard.js';
 import { callerOfRequest, CallerUser } from './caller.js';
-import { createTurnExecutor, type TurnExecutorOptions } from './executor.js';
+import { createTurnExecutor, type TurnExecutor, type TurnExecutorOptions } from './executor.js';
 import { jsonRpcRequestOnly } from './jsonRpcRequest.js';
 import { DEFAULT_RATE_LIMIT, createRateLimiter, type RateLimit } from './rateLimit.js';
 import { SyndicateRequestHandler } from './requestHandler.js';
@@ -82,6 +82,8 @@ interface AgentParts {
   taskStore: TaskStore;
   buses: DefaultExecutionEventBusManager;
   pushStore: PushNotificationStore;
+  /** A syndicate's executor withdraws the question of a waiting task the SDK canceled without it. */
+  waitingCanceled?: TurnExecutor['waitingCanceled'];
 }
 
 function syndicateCards(syndicate: CompiledSyndicate): ServedAgent['cards'] {
@@ -95,6 +97,7 @@ function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: st
   const { card, extended } = cards({ baseUrl, secured: options.secret !== undefined, version: options.version });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const handler = new SyndicateRequestHandler(
+    parts.waitingCanceled && { tasks: parts.taskStore, waitingCanceled: parts.waitingCanceled },
     card,
     parts.taskStore,
     parts.executor,
@@ -155,11 +158,13 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
   const limiter = createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
   const admission: Admission = (refuse) => [...(options.loopbackOnly ? [loopbackOnly(refuse)] : []), limiter.guard(refuse)];
   const taskStores: BufferedTaskStore[] = [];
-  const partsOf = (id: string, executorOf: (taskStore: BufferedTaskStore) => AgentExecutor): AgentParts => {
+  const partsOf = (id: string, executorOf: (taskStore: BufferedTaskStore) => AgentExecutor | TurnExecutor): AgentParts => {
     const taskStore = createTaskStore(options.store.tasks, id);
     taskStores.push(taskStore);
+    const executor = executorOf(taskStore);
     return {
-      executor: executorOf(taskStore),
+      executor,
+      waitingCanceled: 'waitingCanceled' in executor ? executor.waitingCanceled : undefined,
       taskStore,
       buses: new DefaultExecutionEventBusManager(),
       pushStore: guardedPushStore(new InMemoryPushNotificationStore(), options.webhookPolicy),

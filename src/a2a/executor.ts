@@ -1,5 +1,5 @@
-import { TaskState, taskStateToJSON, type Task } from '@a2a-js/sdk';
-import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import { TaskState, type Task } from '@a2a-js/sdk';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from '@a2a-js/sdk/server';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import { runTurn, type RunTurnOptions, type TurnObserver } from '../runtime/runTurn.js';
 import type { TurnEvent, TurnStatus } from '../runtime/events.js';
@@ -10,7 +10,7 @@ import type { Store } from '../store/store.js';
 import { callerOfUser, ownerOf, siloOf, type Caller } from './caller.js';
 import { agentMessage, inputTextOf } from './messages.js';
 import { startsConversation, waitsForWholeTask } from './requestHandler.js';
-import { createTurnPublisher } from './turnPublisher.js';
+import { ASKED_IN_TURN, createTurnPublisher } from './turnPublisher.js';
 
 // A task is one turn. The task's contextId names the session, so a conversation continues across
 // tasks and across restarts; the session id also carries the agent and the caller, so a caller
@@ -94,7 +94,13 @@ async function withdrawQuestion(syndicate: CompiledSyndicate, store: Store, sess
   return warnings;
 }
 
-export function createTurnExecutor(options: TurnExecutorOptions): AgentExecutor {
+/** The SDK's executor, plus what follows a cancel the SDK made without it (see SyndicateRequestHandler.cancelTask). */
+export interface TurnExecutor extends AgentExecutor {
+  /** Withdraws the question a canceled task waited on, if it is still the session's open one. */
+  waitingCanceled(task: Task, context: ServerCallContext): Promise<void>;
+}
+
+export function createTurnExecutor(options: TurnExecutorOptions): TurnExecutor {
   const { agentId, syndicate, store } = options;
   const running = new Map<string, AbortController>();
   // Tasks whose turn ended asking the caller a question; cancelling one has no turn to abort.
@@ -102,19 +108,6 @@ export function createTurnExecutor(options: TurnExecutorOptions): AgentExecutor 
   // By session, the task whose question is still open: a later message in the session answers it
   // (whichever task it names), and cancelling a task whose question was answered withdraws nothing.
   const asking = new Map<string, string>();
-  const inputRequired = taskStateToJSON(TaskState.TASK_STATE_INPUT_REQUIRED);
-
-  /**
-   * After a restart, the SDK cancels a waiting task without us (no event bus holds it), so its
-   * question is withdrawn here, at the session's next message: the question is open only while a
-   * task of the context still waits for input.
-   */
-  const withdrawIfCancelled = async (request: A2aTurnRequest): Promise<void> => {
-    const asked = openQuestion(await storedHistory(store, request.sessionId));
-    if (asked === undefined) return;
-    const stillWaiting = await store.tasks.list({ agent: agentId, owner: ownerOf(request.caller), contextId: request.contextId, state: inputRequired, limit: 1 });
-    if (stillWaiting.total === 0) await withdrawQuestion(syndicate, store, request.sessionId, asked);
-  };
 
   return {
     async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -142,14 +135,12 @@ export function createTurnExecutor(options: TurnExecutorOptions): AgentExecutor 
         caller,
         silo: siloOf(caller, syndicate.name),
       };
-      const questionKnown = asking.delete(sessionId);
+      asking.delete(sessionId);
       const controller = new AbortController();
       running.set(taskId, controller);
       const streamed = !waitsForWholeTask(context.context);
       const publish = createTurnPublisher(bus, taskId, contextId, streamed);
       try {
-        // A reply to the waiting task itself answers its question; a new conversation has none.
-        if (!questionKnown && context.task === undefined && !startsConversation(context.context)) await withdrawIfCancelled(request);
         const turn = runTurn(syndicate, {
           input,
           sessionId: request.sessionId,
@@ -190,6 +181,17 @@ export function createTurnExecutor(options: TurnExecutorOptions): AgentExecutor 
       }
       // The canceller hears what could not be cancelled; the cancel itself has happened either way.
       publishStatus(bus, taskId, task.contextId, TaskState.TASK_STATE_CANCELED, ['Cancelled while waiting for input.', ...warnings].join('\n'));
+    },
+
+    async waitingCanceled(task: Task, context: ServerCallContext): Promise<void> {
+      const turnId = task.metadata?.[ASKED_IN_TURN];
+      if (typeof turnId !== 'string') return;
+      const sessionId = sessionIdFor(agentId, callerOfUser(context.user), task.contextId);
+      const asked = openQuestion(await storedHistory(store, sessionId));
+      // Answered by a later message since, or withdrawn already by cancelTask: nothing to do.
+      if (asked?.turnId !== turnId) return;
+      // The SDK has set the canceled status itself: what could not be cancelled is in the session's warnings.
+      await withdrawQuestion(syndicate, store, sessionId, asked);
     },
   };
 }

@@ -1,5 +1,5 @@
-import type { Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
-import { DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
+import { TaskState, type CancelTaskRequest, type Message, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { DefaultRequestHandler, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import { unacceptedOutput } from './outputModes.js';
 
 // The SDK's request handler with what our executor needs to know about a call before its turn
@@ -27,7 +27,32 @@ export function startsConversation(context: ServerCallContext): boolean {
   return startingConversation.has(context);
 }
 
+/** What follows the cancel of a task that waited for input (see SyndicateRequestHandler.cancelTask). */
+export interface CancelFollowUp {
+  tasks: TaskStore;
+  /** Withdraws the question the canceled task waited on, if it is still open. */
+  waitingCanceled(task: Task, context: ServerCallContext): Promise<void>;
+}
+
 export class SyndicateRequestHandler extends DefaultRequestHandler {
+  constructor(
+    private readonly followUp: CancelFollowUp | undefined,
+    ...handler: ConstructorParameters<typeof DefaultRequestHandler>
+  ) {
+    super(...handler);
+  }
+
+  /**
+   * After a restart no event bus holds a task that waits for input, so the SDK cancels it without
+   * calling the executor; the question it asked is withdrawn here instead, at the cancel.
+   */
+  override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    const before = await this.followUp?.tasks.load(params.id, context);
+    const canceled = await super.cancelTask(params, context);
+    if (before?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) await this.followUp!.waitingCanceled(canceled, context);
+    return canceled;
+  }
+
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
     await this.checkOutputModes(params);
     this.noteNewConversation(params, context);

@@ -10,6 +10,12 @@ import { agentMessage, textPart } from './messages.js';
 
 export const ANSWER_ARTIFACT = 'answer';
 
+/**
+ * The task metadata key naming the turn whose question an input-required task waits on: a cancel
+ * after a restart withdraws that question only if it is still the session's open one.
+ */
+export const ASKED_IN_TURN = 'syndicateAskedInTurn';
+
 const FINAL_STATES: Record<TurnStatus, TaskState> = {
   completed: TaskState.TASK_STATE_COMPLETED,
   failed: TaskState.TASK_STATE_FAILED,
@@ -55,9 +61,9 @@ export function createTurnPublisher(bus: ExecutionEventBus, taskId: string, cont
   let held: string | undefined;
   let releasing = false;
 
-  const status = (state: TaskState, text: string | undefined): void => {
+  const status = (state: TaskState, text: string | undefined, metadata?: Record<string, string>): void => {
     const message = text === undefined ? undefined : agentMessage(text, taskId, contextId);
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata: undefined }));
+    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata }));
   };
   const chunk = (text: string, append: boolean, lastChunk: boolean): void => {
     const artifact = { artifactId: ANSWER_ARTIFACT, name: ANSWER_ARTIFACT, description: '', parts: [textPart(text)], metadata: undefined, extensions: [] };
@@ -101,7 +107,7 @@ export function createTurnPublisher(bus: ExecutionEventBus, taskId: string, cont
         return;
       case 'turn-end':
         if (event.status === 'completed') finishAnswer(event.output);
-        status(FINAL_STATES[event.status], finalMessageOf(event));
+        status(FINAL_STATES[event.status], finalMessageOf(event), event.status === 'input-required' ? { [ASKED_IN_TURN]: event.turnId } : undefined);
         return;
       default: {
         if (event.type === 'route' && event.agent === answering.agent && event.depth === answering.depth) {

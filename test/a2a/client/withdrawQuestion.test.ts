@@ -128,16 +128,23 @@ describe('cancelling our waiting task on a server restarted after the question',
     return { weather, client: await serve(syndicateOf(weather), dbPath), asked };
   }
 
-  it('cancels the remote task that asked, by the next message at the latest, which starts a new remote task', async () => {
+  it('cancels the remote task that asked at the cancel itself', async () => {
     const { weather, client, asked } = await askThenRestart(chair);
+
     const cancelled = await cancel(client, asked);
+
+    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(weather.cancelled).toEqual([weather.received[0]?.taskId]);
+  });
+
+  it('starts a new remote task, in the same remote context, for the next message after the cancel', async () => {
+    const { weather, client, asked } = await askThenRestart(chair);
+    await cancel(client, asked);
 
     const next = await sendNext(client, asked);
 
-    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const [question, request] = weather.received;
-    expect(weather.cancelled).toEqual([question?.taskId]);
     expect(request).toMatchObject({ text: 'Lyon', continuedTaskId: '', contextId: question?.contextId });
   });
 
@@ -149,6 +156,19 @@ describe('cancelling our waiting task on a server restarted after the question',
 
     expect(statusTexts(next)).toContain('Routed to General — no word overlap with any route; defaulting to General');
     expect(weather.received).toHaveLength(1);
+  });
+
+  it('leaves alone a later question, asked by another task, when the first task is cancelled', async () => {
+    const { weather, client, asked } = await askThenRestart(chair);
+    const again = asTask(await client.sendMessage(sendRequest('The big one.', { contextId: asked.contextId })));
+    expect(again.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+
+    await cancel(client, asked);
+
+    expect(weather.cancelled).toEqual([]);
+    const next = await sendNext(client, again);
+    expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(weather.received.at(-1)).toMatchObject({ text: 'Lyon', continuedTaskId: weather.received[0]?.taskId });
   });
 
   it('keeps the question open when the conversation goes on without a cancel', async () => {
