@@ -38,7 +38,7 @@ export interface TurnExecutorOptions {
   /** Called once the task's turn has ended, however it ended (not awaited). */
   afterTurn?: (request: A2aTurnRequest, status: TurnStatus) => void;
   /** Told, before its first event, of each task whose id the SDK has just minted (see BufferedTaskStore.minted). */
-  mintedTask?: (taskId: string) => void;
+  mintedTask?: (taskId: string, seenAtOnce: boolean) => void;
 }
 
 /** A task whose turn ended asking the caller a question. */
@@ -114,8 +114,9 @@ export function createTurnExecutor(options: TurnExecutorOptions): TurnExecutor {
       const { taskId, contextId } = context;
       const caller = callerOfUser(context.context.user);
       waiting.delete(taskId);
+      const streamed = !waitsForWholeTask(context.context);
       // A message that names no task gets a task id minted by the SDK; one that names a missing task is refused before this.
-      if (context.task === undefined) options.mintedTask?.(taskId);
+      if (context.task === undefined) options.mintedTask?.(taskId, streamed);
       const input = inputTextOf(context.userMessage);
       if (input === undefined) {
         bus.publish(AgentEvent.task(taskOf(context)));
@@ -138,7 +139,6 @@ export function createTurnExecutor(options: TurnExecutorOptions): TurnExecutor {
       asking.delete(sessionId);
       const controller = new AbortController();
       running.set(taskId, controller);
-      const streamed = !waitsForWholeTask(context.context);
       const publish = createTurnPublisher(bus, taskId, contextId, streamed);
       try {
         const turn = runTurn(syndicate, {

@@ -50,17 +50,33 @@ function heldRecords() {
 }
 
 describe('the A2A task store', () => {
-  it('stores a task whose id the SDK minted before its first save returns, without an owner check, and never looks it up', async () => {
+  it('stores a streamed task whose id the SDK minted before its first save returns, without an owner check, and never looks it up', async () => {
     const { records, saves } = heldRecords();
     const options: Array<{ isNew?: boolean } | undefined> = [];
     const store = createTaskStore({ ...records, save: (record, saveOptions) => (options.push(saveOptions), records.save(record)) }, 'echo');
-    store.minted('task-1');
+    store.minted('task-1', true);
 
     expect(await store.load('task-1', context)).toBeUndefined();
     await store.save(taskIn(TaskState.TASK_STATE_WORKING), context);
 
     expect(saves.map((record) => record.state)).toEqual(['TASK_STATE_WORKING']);
     expect(options).toEqual([{ isNew: true }]);
+  });
+
+  it('holds back the first state of a task the caller only sees finished, and stores its outcome before that save returns', async () => {
+    const { records, saves } = heldRecords();
+    const options: Array<{ isNew?: boolean } | undefined> = [];
+    const store = createTaskStore({ ...records, save: (record, saveOptions) => (options.push(saveOptions), records.save(record)) }, 'echo');
+    store.minted('task-1', false);
+
+    await store.save(taskIn(TaskState.TASK_STATE_WORKING), context);
+    expect(saves).toEqual([]);
+    await store.save(taskIn(TaskState.TASK_STATE_COMPLETED), context);
+
+    expect(saves.map((record) => record.state)).toEqual(['TASK_STATE_COMPLETED']);
+    expect(options).toEqual([{ isNew: true }]);
+    await store.written();
+    expect(saves.map((record) => record.state)).toEqual(['TASK_STATE_COMPLETED']);
   });
 
   it('reads a saved task back before it is written', async () => {
@@ -74,9 +90,9 @@ describe('the A2A task store', () => {
     const { records, saves, hold, release } = heldRecords();
     hold();
     const store = createTaskStore(records, 'echo');
-    await store.save(taskIn(TaskState.TASK_STATE_COMPLETED), context);
+    await store.save(taskIn(TaskState.TASK_STATE_WORKING), context);
     while (saves.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    expect((await store.load('task-1', context))?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect((await store.load('task-1', context))?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
     release();
     await store.written();
   });
@@ -97,8 +113,9 @@ describe('the A2A task store', () => {
     const store = createTaskStore(records, 'echo');
     await store.save(taskIn(TaskState.TASK_STATE_WORKING), context);
     while (saves.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    await store.save(taskIn(TaskState.TASK_STATE_COMPLETED), context);
+    const outcome = store.save(taskIn(TaskState.TASK_STATE_COMPLETED), context);
     release();
+    await outcome;
     await store.written();
     expect((await records.get('echo', 'local', 'task-1'))?.state).toBe('TASK_STATE_COMPLETED');
   });
