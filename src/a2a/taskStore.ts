@@ -4,6 +4,7 @@ import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { TaskCursor, TaskRecord, TaskRecords } from '../store/tasks.js';
 import { callerOfUser, ownerOf } from './caller.js';
 import { agentMessage } from './messages.js';
+import { SETTLED_STATES } from './taskStates.js';
 
 // The SDK's TaskStore on our Store: every task of a served agent, scoped by the calling owner, so
 // GetTask and ListTasks work after a restart and never across callers.
@@ -74,16 +75,6 @@ export type BufferedTaskStore = TaskStore & {
    */
   minted(taskId: string, seenAtOnce: boolean): void;
 };
-
-// States a caller is told about as the task's outcome (the end of a stream, a blocking answer).
-const SETTLED_STATES: ReadonlySet<TaskState> = new Set([
-  TaskState.TASK_STATE_COMPLETED,
-  TaskState.TASK_STATE_FAILED,
-  TaskState.TASK_STATE_CANCELED,
-  TaskState.TASK_STATE_REJECTED,
-  TaskState.TASK_STATE_INPUT_REQUIRED,
-  TaskState.TASK_STATE_AUTH_REQUIRED,
-]);
 
 export function createTaskStore(records: TaskRecords, agent: string, onError: (error: unknown) => void = reportUnsaved): BufferedTaskStore {
   const owner = (context: ServerCallContext): string => ownerOf(callerOfUser(context.user));

@@ -2,6 +2,7 @@ import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { errorMessage } from '../../runtime/errors.js';
 import type { TurnContext } from '../../runtime/turnContext.js';
+import { SETTLED_STATES } from '../taskStates.js';
 import { stateName, textOfMessage, textOfParts, userMessage } from './parts.js';
 
 // One request to a remote agent: a message sent over the SDK client (streamed when the card says
@@ -38,15 +39,6 @@ interface TaskProgress {
   reply: string | undefined;
 }
 
-const FINISHED: ReadonlySet<TaskState> = new Set([
-  TaskState.TASK_STATE_COMPLETED,
-  TaskState.TASK_STATE_FAILED,
-  TaskState.TASK_STATE_CANCELED,
-  TaskState.TASK_STATE_REJECTED,
-  TaskState.TASK_STATE_INPUT_REQUIRED,
-  TaskState.TASK_STATE_AUTH_REQUIRED,
-]);
-
 function applyTask(progress: TaskProgress, task: Task): void {
   progress.taskId = task.id;
   progress.contextId = task.contextId;
@@ -72,7 +64,7 @@ function applyEvent(turn: TurnContext, request: RemoteRequest, progress: TaskPro
       const { status } = payload.value;
       progress.state = status?.state;
       progress.statusText = textOfMessage(status?.message);
-      if (progress.statusText !== '' && !FINISHED.has(status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) {
+      if (progress.statusText !== '' && !SETTLED_STATES.has(status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) {
         emit({ type: 'status', message: `Remote agent ${request.name}: ${progress.statusText}` });
       }
       return;
@@ -142,7 +134,7 @@ export async function runRemoteTask(turn: TurnContext, request: RemoteRequest): 
   let cancelling: Promise<void> | undefined;
   let cutOff: NodeJS.Timeout | undefined;
   const cancel = (): void => {
-    if (cancelling || progress.taskId === '' || FINISHED.has(progress.state ?? TaskState.TASK_STATE_UNSPECIFIED)) return;
+    if (cancelling || progress.taskId === '' || SETTLED_STATES.has(progress.state ?? TaskState.TASK_STATE_UNSPECIFIED)) return;
     cancelling = cancelRemoteTask(turn, request, progress.taskId);
   };
   const onAbort = (): void => {
