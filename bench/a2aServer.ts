@@ -61,31 +61,24 @@ const minimalEcho: AgentExecutor = {
 };
 
 /**
- * This bare server's executor answers each message with the task lifecycle ours publishes (the
- * task, already working; the answer as artifact chunks; `completed`) and the same chunks ours streamed
+ * This bare server's executor answers each message with what ours publishes for a blocking
+ * SendMessage (one task, completed, with the answer as its artifact) and the same answer ours gave
  * for the same message: every event costs the SDK a task load, clone and save, so an echo with
- * fewer events would not be measuring like with like.
+ * other events would not be measuring like with like.
  */
 function echoOf(chunks: readonly string[]): AgentExecutor {
   return {
     async execute(context, bus) {
       const { taskId, contextId } = context;
-      const status = (state: TaskState): void =>
-        bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message: undefined, timestamp: new Date().toISOString() }, metadata: undefined }));
-      bus.publish(
-        AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [context.userMessage], metadata: undefined }),
-      );
-      chunks.forEach((text, index) => {
-        const artifact = { artifactId: 'answer', name: 'answer', description: '', parts: [textPart(text)], metadata: undefined, extensions: [] };
-        bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: index > 0, lastChunk: index === chunks.length - 1, metadata: undefined }));
-      });
-      status(TaskState.TASK_STATE_COMPLETED);
+      const artifact = { artifactId: 'answer', name: 'answer', description: '', parts: chunks.map((text) => textPart(text)), metadata: undefined, extensions: [] };
+      const status = { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: new Date().toISOString() };
+      bus.publish(AgentEvent.task({ id: taskId, contextId, status, artifacts: [artifact], history: [context.userMessage], metadata: undefined }));
     },
     async cancelTask() {},
   };
 }
 
-/** The text of each chunk our server streamed for the bench's message, as its task's artifact keeps them. */
+/** The text of each part of our answer to the bench's message, as its task's artifact keeps them. */
 async function answerChunks(client: Client): Promise<string[]> {
   const result = await client.sendMessage(request(MESSAGE));
   const parts = 'id' in result ? (result.artifacts[0]?.parts ?? []) : [];

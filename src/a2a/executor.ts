@@ -10,7 +10,7 @@ import type { Store } from '../store/store.js';
 import { callerOfUser, ownerOf, siloOf, type Caller } from './caller.js';
 import { agentMessage, inputTextOf } from './messages.js';
 import { startsConversation, waitsForWholeTask } from './requestHandler.js';
-import { ASKED_IN_TURN, createTurnPublisher } from './turnPublisher.js';
+import { ASKED_IN_TURN, createTurnPublisher, createWholeTaskPublisher } from './turnPublisher.js';
 
 // A task is one turn. The task's contextId names the session, so a conversation continues across
 // tasks and across restarts; the session id also carries the agent and the caller, so a caller
@@ -124,8 +124,10 @@ export function createTurnExecutor(options: TurnExecutorOptions): TurnExecutor {
         return;
       }
       // The turn starts now, so the task starts working: a separate `working` update would cost
-      // the SDK another load, clone and save of the task.
-      bus.publish(AgentEvent.task(taskOf(context, TaskState.TASK_STATE_WORKING)));
+      // the SDK another load, clone and save of the task. A caller that reads only the finished
+      // task hears of it once, at the end (createWholeTaskPublisher).
+      const start = taskOf(context, TaskState.TASK_STATE_WORKING);
+      if (streamed) bus.publish(AgentEvent.task(start));
       const sessionId = sessionIdFor(agentId, caller, contextId);
       const request: A2aTurnRequest = {
         agentId,
@@ -139,7 +141,7 @@ export function createTurnExecutor(options: TurnExecutorOptions): TurnExecutor {
       asking.delete(sessionId);
       const controller = new AbortController();
       running.set(taskId, controller);
-      const publish = createTurnPublisher(bus, taskId, contextId, streamed);
+      const publish = streamed ? createTurnPublisher(bus, taskId, contextId) : createWholeTaskPublisher(bus, start);
       try {
         const turn = runTurn(syndicate, {
           input,

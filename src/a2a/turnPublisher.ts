@@ -1,5 +1,5 @@
-import { TaskState } from '@a2a-js/sdk';
-import { AgentEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
+import { TaskState, type Artifact, type Message, type Task } from '@a2a-js/sdk';
+import { AgentEvent, type AgentExecutionEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
 import type { TurnEvent, TurnEventOf, TurnStatus } from '../runtime/events.js';
 import { ASK_USER } from '../tools/builtin/askUser.js';
 import { agentMessage, textPart } from './messages.js';
@@ -46,11 +46,47 @@ function finalMessageOf(event: TurnEventOf<'turn-end'>): string | undefined {
   return event.error;
 }
 
+function answerArtifact(text: string): Artifact {
+  return { artifactId: ANSWER_ARTIFACT, name: ANSWER_ARTIFACT, description: '', parts: [textPart(text)], metadata: undefined, extensions: [] };
+}
+
+/** The status update that ends a turn waiting for the caller's input, naming the turn that asked. */
+function inputRequired(taskId: string, contextId: string, event: TurnEventOf<'turn-end'>): AgentExecutionEvent {
+  const status = { state: TaskState.TASK_STATE_INPUT_REQUIRED, message: agentMessage(event.output, taskId, contextId), timestamp: new Date().toISOString() };
+  return AgentEvent.statusUpdate({ taskId, contextId, status, metadata: { [ASKED_IN_TURN]: event.turnId } });
+}
+
 /**
- * `streamAnswer` false: the caller reads only the finished task (a blocking SendMessage), so the
- * answer goes out whole at the end, as one chunk, instead of as the deltas arrive.
+ * For a caller that reads only the finished task (a blocking SendMessage): nothing goes out while
+ * the turn runs, and its end is one Task event with the outcome, the answer, and the progress
+ * messages in its history, where the SDK's status updates would have put them. Every event costs
+ * the SDK a load, clone and save of the task. A turn that ends waiting for input still ends with
+ * its status update: the SDK keeps such a task's bus open until one arrives.
  */
-export function createTurnPublisher(bus: ExecutionEventBus, taskId: string, contextId: string, streamAnswer = true): (event: TurnEvent) => void {
+export function createWholeTaskPublisher(bus: ExecutionEventBus, start: Task): (event: TurnEvent) => void {
+  const { id: taskId, contextId } = start;
+  const progress: Message[] = [];
+  return (event) => {
+    if (event.type !== 'turn-end') {
+      const text = progressOf(event);
+      if (text !== undefined) progress.push(agentMessage(text, taskId, contextId));
+      return;
+    }
+    const history = [...start.history, ...progress];
+    if (event.status === 'input-required') {
+      bus.publish(AgentEvent.task({ ...start, history }));
+      bus.publish(inputRequired(taskId, contextId, event));
+      return;
+    }
+    const text = finalMessageOf(event);
+    const message = text === undefined ? undefined : agentMessage(text, taskId, contextId);
+    const artifacts = event.status === 'completed' ? [...start.artifacts, answerArtifact(event.output)] : start.artifacts;
+    const status = { state: FINAL_STATES[event.status], message, timestamp: new Date().toISOString() };
+    bus.publish(AgentEvent.task({ ...start, status, artifacts, history: message === undefined ? history : [...history, message] }));
+  };
+}
+
+export function createTurnPublisher(bus: ExecutionEventBus, taskId: string, contextId: string): (event: TurnEvent) => void {
   // Who answers the caller: the root, or the specialist a dispatching root routes the turn to.
   let answering = { agent: '', depth: 0 };
   let streamed = '';
@@ -61,13 +97,12 @@ export function createTurnPublisher(bus: ExecutionEventBus, taskId: string, cont
   let held: string | undefined;
   let releasing = false;
 
-  const status = (state: TaskState, text: string | undefined, metadata?: Record<string, string>): void => {
+  const status = (state: TaskState, text: string | undefined): void => {
     const message = text === undefined ? undefined : agentMessage(text, taskId, contextId);
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata }));
+    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata: undefined }));
   };
   const chunk = (text: string, append: boolean, lastChunk: boolean): void => {
-    const artifact = { artifactId: ANSWER_ARTIFACT, name: ANSWER_ARTIFACT, description: '', parts: [textPart(text)], metadata: undefined, extensions: [] };
-    bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append, lastChunk, metadata: undefined }));
+    bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact: answerArtifact(text), append, lastChunk, metadata: undefined }));
   };
   const release = (): void => {
     if (held === undefined) return;
@@ -100,14 +135,15 @@ export function createTurnPublisher(bus: ExecutionEventBus, taskId: string, cont
         answering = { agent: event.agent, depth: event.depth };
         return;
       case 'text-delta':
-        if (!streamAnswer || event.agent !== answering.agent || event.depth !== answering.depth) return;
+        if (event.agent !== answering.agent || event.depth !== answering.depth) return;
         held = (held ?? '') + event.delta;
         streamed += event.delta;
         releaseSoon();
         return;
       case 'turn-end':
         if (event.status === 'completed') finishAnswer(event.output);
-        status(FINAL_STATES[event.status], finalMessageOf(event), event.status === 'input-required' ? { [ASKED_IN_TURN]: event.turnId } : undefined);
+        if (event.status === 'input-required') return void bus.publish(inputRequired(taskId, contextId, event));
+        status(FINAL_STATES[event.status], finalMessageOf(event));
         return;
       default: {
         if (event.type === 'route' && event.agent === answering.agent && event.depth === answering.depth) {

@@ -1,9 +1,11 @@
+import { TaskState, type Message, type Task, type TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import type { AgentExecutionEvent, ExecutionEventBus } from '@a2a-js/sdk/server';
 import { describe, expect, it } from 'vitest';
 import type { TurnEvent } from '../../src/runtime/events.js';
-import { createTurnPublisher } from '../../src/a2a/turnPublisher.js';
+import { ASKED_IN_TURN, createTurnPublisher, createWholeTaskPublisher } from '../../src/a2a/turnPublisher.js';
 
-// How a turn's answer becomes artifact chunks: one per turn of the event loop.
+// How a turn's answer becomes artifact chunks: one per turn of the event loop; and how a caller
+// that reads only the finished task gets it whole.
 
 interface Chunk {
   text: string;
@@ -73,5 +75,56 @@ describe('the answer as artifact chunks', () => {
       { text: 'Hello, ', append: false, lastChunk: false },
       { text: 'world.', append: true, lastChunk: true },
     ]);
+  });
+});
+
+describe('the whole task, for a caller that reads only the finished task', () => {
+  const task: Task = { id: 'task', contextId: 'context', status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: '' }, artifacts: [], history: [], metadata: undefined };
+  const route: TurnEvent = { ...envelope, type: 'route', route: 'Billing', reason: 'it is about money', source: 'classifier' };
+
+  function allEvents(): { bus: ExecutionEventBus; events: AgentExecutionEvent[] } {
+    const events: AgentExecutionEvent[] = [];
+    return { bus: { publish: (event: AgentExecutionEvent) => void events.push(event) } as unknown as ExecutionEventBus, events };
+  }
+
+  const texts = (messages: readonly Message[]): string[] => messages.map((message) => (message.parts[0]?.content?.$case === 'text' ? message.parts[0].content.value : ''));
+
+  it('publishes nothing while the turn runs, then one task with the outcome, the answer and the progress in its history', () => {
+    const { bus, events } = allEvents();
+    const publish = createWholeTaskPublisher(bus, task);
+
+    for (const event of [start, route, delta('Refunded.')]) publish(event);
+    expect(events).toEqual([]);
+    publish(end('Refunded.'));
+
+    expect(events.map((event) => event.kind)).toEqual(['task']);
+    const finished = events[0]!.data as Task;
+    expect(finished.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(finished.artifacts.map((artifact) => artifact.parts[0]?.content)).toEqual([{ $case: 'text', value: 'Refunded.' }]);
+    expect(texts(finished.history)).toEqual(['Routed to Billing — it is about money']);
+  });
+
+  it('ends a failed turn with its error as the status message, also kept in the history', () => {
+    const { bus, events } = allEvents();
+    const publish = createWholeTaskPublisher(bus, task);
+
+    publish({ ...envelope, type: 'turn-end', status: 'failed', output: '', error: 'the model is down' });
+
+    const failed = events[0]!.data as Task;
+    expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(texts(failed.history)).toEqual(['the model is down']);
+    expect(failed.artifacts).toEqual([]);
+  });
+
+  it('ends a turn waiting for input with the task, then the input-required update naming the turn that asked', () => {
+    const { bus, events } = allEvents();
+    const publish = createWholeTaskPublisher(bus, task);
+
+    publish({ ...envelope, type: 'turn-end', status: 'input-required', output: 'Which city?' });
+
+    expect(events.map((event) => event.kind)).toEqual(['task', 'statusUpdate']);
+    const update = events[1]!.data as TaskStatusUpdateEvent;
+    expect(update.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(update.metadata).toEqual({ [ASKED_IN_TURN]: 't' });
   });
 });
