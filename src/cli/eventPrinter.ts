@@ -131,6 +131,9 @@ export function createTracePrinter(write: Write, style: Style, mode: TraceMode):
       case 'warning':
         line(depth, style.yellow(`⚠ ${event.message}`));
         return;
+      case 'question-withdrawn':
+        line(depth, style.yellow('■ Question withdrawn: its task was cancelled before it was answered.'));
+        return;
       case 'error':
         line(depth, event.code === 'cancelled' ? style.yellow('■ Turn cancelled.') : style.red(`✖ ${event.message}`));
         return;

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { createTracePrinter } from '../../src/cli/eventPrinter.js';
+import { createStyle } from '../../src/cli/terminal.js';
+import type { TurnEvent } from '../../src/runtime/events.js';
+
+// What a transcript shows of the events a turn leaves behind it.
+
+describe('the transcript printer', () => {
+  it('shows that a question was withdrawn, after the turn that asked it', () => {
+    let out = '';
+    const printer = createTracePrinter((text) => void (out += text), createStyle(false), 'transcript');
+    const envelope = { turnId: 't', agent: 'Planner', depth: 0, at: 0 };
+    const events: TurnEvent[] = [
+      { ...envelope, type: 'turn-start', syndicate: 'Desk', input: 'Plan an offsite' },
+      { ...envelope, type: 'message', text: 'Which city?' },
+      { ...envelope, type: 'turn-end', status: 'input-required', output: 'Which city?' },
+      { ...envelope, type: 'question-withdrawn' },
+    ];
+
+    for (const event of events) printer.print(event);
+
+    expect(out).toContain('■ Question withdrawn: its task was cancelled before it was answered.\n');
+  });
+});
