@@ -2,15 +2,14 @@ import { TaskState, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from '@a2a-js/sdk/server';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import { runTurn, type RunTurnOptions, type TurnObserver } from '../runtime/runTurn.js';
-import type { TurnEvent, TurnStatus } from '../runtime/events.js';
-import { errorMessage } from '../runtime/errors.js';
-import type { TurnRecord } from '../runtime/projectTranscript.js';
-import { loadSessionHistory, openQuestion, recordAppended } from '../runtime/sessionHistory.js';
+import type { TurnStatus } from '../runtime/events.js';
+import { openQuestion } from '../runtime/sessionHistory.js';
 import type { Store } from '../store/store.js';
 import { callerOfUser, ownerOf, siloOf, type Caller } from './caller.js';
 import { agentMessage, inputTextOf } from './messages.js';
 import { startsConversation, waitsForWholeTask } from './requestHandler.js';
 import { ASKED_IN_TURN, createTurnPublisher, createWholeTaskPublisher } from './turnPublisher.js';
+import { storedHistory, withdrawQuestion } from './withdrawQuestion.js';
 
 // A task is one turn. The task's contextId names the session, so a conversation continues across
 // tasks and across restarts; the session id also carries the agent and the caller, so a caller
@@ -68,30 +67,6 @@ export function taskOf(context: RequestContext, state: TaskState = TaskState.TAS
   const status = { state, message: undefined, timestamp: new Date().toISOString() };
   if (context.task) return { ...context.task, status };
   return { id: context.taskId, contextId: context.contextId, status, artifacts: [], history: [context.userMessage], metadata: undefined };
-}
-
-async function storedHistory(store: Store, sessionId: string): Promise<readonly TurnRecord[]> {
-  const session = await store.getSession(sessionId);
-  return session ? loadSessionHistory(store, sessionId, session.eventCount) : [];
-}
-
-/**
- * Withdraws the question `asked` (the session's last turn) ended on: the remote tasks waiting for
- * its answer are cancelled, and the session stores that nothing waits, so its next message starts
- * afresh (a new remote task, routed like any message). Resolves to what could not be done, as warnings.
- */
-async function withdrawQuestion(syndicate: CompiledSyndicate, store: Store, sessionId: string, asked: TurnRecord): Promise<string[]> {
-  const waits = [...(asked.remoteConversations ?? [])].filter(([, conversation]) => conversation.waitingTaskId !== '');
-  const cancelled = await Promise.all(waits.map(([name, conversation]) => syndicate.agents.get(name)?.remote?.withdraw(sessionId, conversation)));
-  const warnings = cancelled.filter((warning) => warning !== undefined);
-  const envelope = { turnId: asked.turnId, agent: syndicate.root.name, depth: 0, at: Date.now(), delegationId: undefined };
-  const events: TurnEvent[] = [{ ...envelope, type: 'question-withdrawn' }, ...warnings.map((message): TurnEvent => ({ ...envelope, type: 'warning', message }))];
-  try {
-    recordAppended(store, sessionId, events, await store.appendEvents(sessionId, events));
-  } catch (error) {
-    warnings.push(`The session could not record that the question was withdrawn: ${errorMessage(error)}`);
-  }
-  return warnings;
 }
 
 /** The SDK's executor, plus what follows a cancel the SDK made without it (see SyndicateRequestHandler.cancelTask). */
