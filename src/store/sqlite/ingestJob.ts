@@ -1,4 +1,3 @@
-import { TASK_LINE_START } from './journal.js';
 import type { WriteJob } from './writeWorker.js';
 
 // The write job that moves a journal's batches into the database. It carries the journal's lines
@@ -45,19 +44,13 @@ const STATEMENTS = [
 ] as const;
 const [INSERT_SESSIONS, INSERT_EVENTS, RECORD_INGESTED, FORGET_JOURNAL, SELECT_LAST_SEQS, UPSERT_TASKS, SELECT_REFUSED_TASKS] = [0, 1, 2, 3, 4, 5, 6];
 
-function isTaskLine(line: string): boolean {
-  return line.startsWith(TASK_LINE_START);
-}
-
 /**
  * Writes the journal lines' batches and task states, records that journal `name` is ingested up to
  * `generation` (in the same commit, so a replay after a crash skips it), and drops the records of
  * journals since deleted. The job's result rows hold the last seq of each of `sessions` (the
  * batches' sessions; see lastSeqs) and the tasks it could not store (see refusedTasks).
  */
-export function ingestJob(lines: readonly string[], name: string, generation: number, forget: readonly string[], sessions: readonly string[]): WriteJob {
-  const tasks = lines.filter(isTaskLine);
-  const batches = tasks.length === 0 ? lines : lines.filter((line) => !isTaskLine(line));
+export function ingestJob(batches: readonly string[], tasks: readonly string[], name: string, generation: number, forget: readonly string[], sessions: readonly string[]): WriteJob {
   return {
     statements: STATEMENTS,
     named: { batches: `[${batches.join(',')}]`, tasks: `[${tasks.join(',')}]`, sessions: JSON.stringify(sessions) },

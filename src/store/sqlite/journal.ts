@@ -43,7 +43,9 @@ export interface OrphanJournal {
   readonly name: string;
   readonly generation: number;
   /** One JSON line per batch, each checked to parse. */
-  readonly lines: string[];
+  readonly batches: string[];
+  /** One JSON line per task state, in journal order. */
+  readonly tasks: string[];
   /** How many events the batches hold. */
   readonly events: number;
   /** Deletes the file: only once its batches are in the database. */
@@ -63,12 +65,9 @@ function header(generation: number): string {
   return `{"journal":1,"generation":${generation}}\n`;
 }
 
-/** How a task state's line starts (a batch's starts {"session":). */
-export const TASK_LINE_START = '{"task":';
-
 /** A task's state as one line of JSON, without the newline: moved into the tasks table with the batches. */
 export function taskLine(task: TaskRecord): string {
-  return `${TASK_LINE_START}${JSON.stringify(task)}}`;
+  return `{"task":${JSON.stringify(task)}}`;
 }
 
 /** A batch as one line of JSON, without the newline. */
@@ -127,15 +126,23 @@ function parse(path: string, name: string, claimed: string): OrphanJournal {
   const [first, ...rest] = lines;
   const generation = first === undefined ? 0 : (JSON.parse(first) as { generation: number }).generation;
   let events = 0;
+  const batches: string[] = [];
+  const tasks: string[] = [];
   for (const [index, text] of rest.entries()) {
+    let line: Partial<Pick<JournalBatch, 'events'>> & { task?: unknown };
     try {
-      // A task state's line holds no events.
-      events += (JSON.parse(text) as Partial<Pick<JournalBatch, 'events'>>).events?.length ?? 0;
+      line = JSON.parse(text) as typeof line;
     } catch (error) {
       throw new Error(`journal ${path} line ${index + 2} is corrupt (${(error as Error).message}); move the file aside to open the store`);
     }
+    if (line.task !== undefined) {
+      tasks.push(text);
+    } else {
+      batches.push(text);
+      events += line.events?.length ?? 0;
+    }
   }
-  return { name, generation, lines: rest, events, remove: () => unlinkSync(claimed) };
+  return { name, generation, batches, tasks, events, remove: () => unlinkSync(claimed) };
 }
 
 /** Claims and reads the journals of processes that died before moving them into the database. */

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { TurnEvent } from '../../runtime/events.js';
 import type { ReadEventsOptions, SessionRecord, Store, StoredEvent, UsageQuery, UsageRow } from '../store.js';
 import { startCheckpointer } from './checkpointer.js';
-import { BUSY_TIMEOUT_MS, openDatabase } from './connection.js';
+import { BUSY_TIMEOUT_MS, NO_LIMIT, openDatabase } from './connection.js';
 import { createSqliteDocuments } from './documents.js';
 import { createSqliteFacts } from './facts.js';
 import type { TaskRecord } from '../tasks.js';
@@ -26,6 +26,11 @@ interface QueuedAppend {
   payloads: readonly string[];
   resolve(lastSeq: number): void;
   reject(error: unknown): void;
+}
+
+interface JournaledTask {
+  task: TaskRecord;
+  line: string;
 }
 
 interface QueuedTask {
@@ -54,8 +59,8 @@ interface Rotated {
   job: WriteJob;
   /** Events per session. */
   events: Map<string, number>;
-  /** The task states in the journal, the last of each task. */
-  tasks: Map<string, TaskRecord>;
+  /** The task states in the journal, the last of each task, with its line. */
+  tasks: Map<string, JournaledTask>;
 }
 
 interface EventRow {
@@ -123,8 +128,6 @@ function prepareStatements(db: Database.Database) {
 // Appends of several sessions were written in this turn of the event loop.
 const SEVERAL_SESSIONS = Symbol('several sessions');
 
-// SQLite reads a negative LIMIT as "no limit".
-const NO_LIMIT = -1;
 
 // Journaled batches move into SQLite, on the store's write thread, when the process has been idle
 // this long, or at once when this many events are waiting: one commit then carries ~100 turns'
@@ -161,8 +164,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   let pending: string[] = [];
   let pendingSessions = new Map<string, number>();
   // The last state journaled of each task, and its line.
-  let pendingTasks = new Map<string, TaskRecord>();
-  let pendingTaskLines = new Map<string, string>();
+  let pendingTasks = new Map<string, JournaledTask>();
   let pendingEvents = 0;
   // Task states journaled and not yet in the tasks table, the last of each task: reads see them.
   const journaledTasks = new Map<string, TaskRecord>();
@@ -182,9 +184,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     lastOrphanScan = Date.now();
     for (const orphan of claimOrphanJournals(journalDir(path))) {
       const ingested = sql.selectIngested.get(orphan.name);
-      if (orphan.lines.length > 0 && (ingested === undefined || ingested.generation < orphan.generation)) {
+      if (orphan.batches.length + orphan.tasks.length > 0 && (ingested === undefined || ingested.generation < orphan.generation)) {
         // Its result is not read: this process holds nothing of a dead process's sessions.
-        runWriteJob(db, ingestJob(orphan.lines, orphan.name, orphan.generation, [], []));
+        runWriteJob(db, ingestJob(orphan.batches, orphan.tasks, orphan.name, orphan.generation, [], []));
         checkpointer.committed(orphan.events);
       }
       orphan.remove();
@@ -198,15 +200,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     if (pending.length + pendingTasks.size === 0) return;
     // Only the last state of each task: its earlier ones are in the journal for a replay, but
     // writing each into the table cost the write thread ~50 µs a state (its document and indexes).
-    const lines = [...pending, ...pendingTaskLines.values()];
-    rotated.push({ journal, job: ingestJob(lines, journal.name, journal.generation, deleted, [...pendingSessions.keys()]), events: pendingSessions, tasks: pendingTasks });
+    const taskLines = [...pendingTasks.values()].map(({ line }) => line);
+    rotated.push({ journal, job: ingestJob(pending, taskLines, journal.name, journal.generation, deleted, [...pendingSessions.keys()]), events: pendingSessions, tasks: pendingTasks });
     rotations++;
     deleted = [];
     journal = createJournal(journalDir(path));
     pending = [];
     pendingSessions = new Map();
     pendingTasks = new Map();
-    pendingTaskLines = new Map();
     pendingEvents = 0;
   };
 
@@ -220,8 +221,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       pendingEvents += batch.events.length;
     }
     tasks.forEach((task, i) => {
-      pendingTasks.set(task.id, task);
-      pendingTaskLines.set(task.id, taskLines[i]!);
+      pendingTasks.set(task.id, { task, line: taskLines[i]! });
       journaledTasks.set(task.id, task);
     });
     pendingEvents += tasks.length;
@@ -240,7 +240,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       Object.assign(session, { lastSeq: lastSeq + session.pending, stored: true });
     }
     // A state saved again since stays, for the next job.
-    for (const [id, task] of done.tasks) if (journaledTasks.get(id) === task) journaledTasks.delete(id);
+    for (const [id, { task }] of done.tasks) if (journaledTasks.get(id) === task) journaledTasks.delete(id);
     for (const id of refusedTasks(rows)) {
       // save() checked the owner; only another process that took the same id meanwhile gets here.
       process.stderr.write(`warning: the state of A2A task '${id}' was not stored: another agent or caller holds that task id\n`);
