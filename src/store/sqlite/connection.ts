@@ -6,6 +6,9 @@ import { migrate } from './schema.js';
 
 export const BUSY_TIMEOUT_MS = 5_000;
 
+/** A LIMIT that limits nothing: SQLite reads a negative LIMIT as "no limit". */
+export const NO_LIMIT = -1;
+
 /** Opens (creating if needed) the database file, configured and migrated to the current schema. */
 export function openDatabase(path: string, onStatement?: (sql: string) => void): Database.Database {
   mkdirSync(dirname(path), { recursive: true });

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { eraseOldPageVersions } from './connection.js';
+import { eraseOldPageVersions, NO_LIMIT } from './connection.js';
 import type {
   DocumentAddress,
   DocumentIndexUpdate,
@@ -174,8 +174,6 @@ function toCandidate({ distance: _distance, ...candidate }: CandidateRow): Passa
   return candidate;
 }
 
-// SQLite reads a negative LIMIT as "no limit".
-const NO_LIMIT = -1;
 
 /** `committed` is called after every write transaction (the store's WAL checkpointer counts them). */
 export function createSqliteDocuments(db: Database.Database, committed: () => void): DocumentStorage {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { assertSilo } from '../../memory/silo.js';
 import { binaryCode, codeBytes } from './binaryCodes.js';
-import { eraseOldPageVersions } from './connection.js';
+import { eraseOldPageVersions, NO_LIMIT } from './connection.js';
 import { createSiloIndex, type IndexedCode, type SiloIndex } from './factIndex.js';
 import {
   EmbeddingModelMismatchError,
@@ -66,8 +66,6 @@ const COLUMNS = `number, id, silo, text, tag, date, source, keys, status, supers
 
 // Real embedders use 256 to 3072 dimensions; a Hamming distance must fit 16 bits.
 const MAX_DIMENSIONS = 8192;
-// SQLite reads a negative LIMIT as "no limit".
-const NO_LIMIT = -1;
 // How many nearest codes a vector search re-ranks exactly: RERANK_FACTOR times the limit, and at
 // least RERANK_MIN. Against an exact scan of 100k USE-lite vectors of bench facts, re-ranking 200
 // found the same nearest fact for 80 queries of 80, 99.4% of the top 10 and 95.7% of the top 40;
