@@ -158,21 +158,19 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
   const limiter = createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
   const admission: Admission = (refuse) => [...(options.loopbackOnly ? [loopbackOnly(refuse)] : []), limiter.guard(refuse)];
   const taskStores: BufferedTaskStore[] = [];
-  const partsOf = (id: string, executorOf: (taskStore: BufferedTaskStore) => AgentExecutor | TurnExecutor): AgentParts => {
+  const partsOf = (id: string, executorOf: (taskStore: BufferedTaskStore) => Pick<AgentParts, 'executor' | 'waitingCanceled'>): AgentParts => {
     const taskStore = createTaskStore(options.store.tasks, id);
     taskStores.push(taskStore);
-    const executor = executorOf(taskStore);
     return {
-      executor,
-      waitingCanceled: 'waitingCanceled' in executor ? executor.waitingCanceled : undefined,
+      ...executorOf(taskStore),
       taskStore,
       buses: new DefaultExecutionEventBusManager(),
       pushStore: guardedPushStore(new InMemoryPushNotificationStore(), options.webhookPolicy),
     };
   };
   for (const { id, syndicate } of options.agents) {
-    const parts = partsOf(id, (taskStore) =>
-      createTurnExecutor({
+    const parts = partsOf(id, (taskStore) => {
+      const executor = createTurnExecutor({
         agentId: id,
         syndicate,
         store: options.store,
@@ -180,14 +178,15 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
         turnOptions: options.turnOptions,
         afterTurn: options.afterTurn,
         mintedTask: taskStore.minted,
-      }),
-    );
+      });
+      return { executor, waitingCanceled: executor.waitingCanceled };
+    });
     app.use(`/${id}`, agentRouter(parts, syndicateCards(syndicate), `${options.baseUrl}/${id}`, options, admission));
     // The root serves the same agent (same tasks, same live streams) under root URLs.
     if (options.agents.length === 1) app.use('/', agentRouter(parts, syndicateCards(syndicate), options.baseUrl, options, admission));
   }
   for (const { id, executor, cards } of options.moreAgents ?? []) {
-    app.use(`/${id}`, agentRouter(partsOf(id, () => executor), cards, `${options.baseUrl}/${id}`, options, admission));
+    app.use(`/${id}`, agentRouter(partsOf(id, () => ({ executor })), cards, `${options.baseUrl}/${id}`, options, admission));
   }
   return { app, settled: async () => void (await Promise.all(taskStores.map((store) => store.written()))) };
 }
