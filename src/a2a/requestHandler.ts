@@ -11,9 +11,8 @@ const waitingForWholeTask = new WeakSet<ServerCallContext>();
 
 /**
  * True when the caller only reads the finished task: its turn fetches each model step whole, which
- * costs less than streaming it (a ReadableStream and a delta event per chunk, and every artifact
- * chunk is a task load, clone and save in the SDK). A SubscribeToTask on such a task sees the
- * answer arrive in one chunk.
+ * costs less than streaming it (a ReadableStream and a delta event per chunk), and the task is
+ * published once, finished (see createWholeTaskPublisher).
  */
 export function waitsForWholeTask(context: ServerCallContext): boolean {
   return waitingForWholeTask.has(context);
