@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TurnEvent } from '../src/runtime/events.js';
+import type { TurnEvent } from '../src/core/events.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import { report } from './stats.js';
 

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { User } from '@a2a-js/sdk/server';
-import { siloFor } from '../memory/silo.js';
+import { siloFor } from '../core/silo.js';
 
 // Who is calling. The principal comes from authentication only (the shared bearer secret, or
 // the local machine when no secret is configured on a loopback bind); the user id is the

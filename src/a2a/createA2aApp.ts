@@ -11,7 +11,7 @@ import {
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import { createLegacyAwarePushNotificationSender } from '@a2a-js/sdk/compat/v0_3/server';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
-import type { TurnObserver } from '../runtime/runTurn.js';
+import type { TurnObserver } from '../core/events.js';
 import type { Store } from '../store/store.js';
 import type { NetworkPolicy } from '../tools/guards/ssrf.js';
 import { buildAgentCard, buildExtendedAgentCard, JSONRPC_PATH, REST_PATH, type AgentCardOptions } from './agentCard.js';

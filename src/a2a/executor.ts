@@ -1,8 +1,8 @@
 import { TaskState, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from '@a2a-js/sdk/server';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
-import { runTurn, type RunTurnOptions, type TurnObserver } from '../runtime/runTurn.js';
-import type { TurnStatus } from '../runtime/events.js';
+import { runTurn, type RunTurnOptions } from '../runtime/runTurn.js';
+import type { TurnObserver, TurnStatus } from '../core/events.js';
 import { openQuestion } from '../runtime/sessionHistory.js';
 import type { Store } from '../store/store.js';
 import { callerOfUser, ownerOf, siloOf, type Caller } from './caller.js';

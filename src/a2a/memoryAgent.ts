@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Memory } from '../memory/openMemory.js';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import { createEmbeddingRouter } from '../runtime/embeddingRouter.js';
-import { errorMessage } from '../runtime/errors.js';
+import { errorMessage } from '../core/errors.js';
 import { buildAgentCard } from './agentCard.js';
 import { callerOfUser, ownerOf, siloOf } from './caller.js';
 import { agentIdFor, type ServedAgent } from './createA2aApp.js';

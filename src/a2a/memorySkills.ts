@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Memory } from '../memory/openMemory.js';
 import { sharedMemoryTools } from '../memory/sharedMemoryTools.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { ToolContext } from '../core/tool.js';
 
 // The skills of a syndicate's memory served as an A2A agent. Each runs one of the shared memory
 // tools (the MCP face runs the same ones) or exports a bundle; args are checked by the tool's own

@@ -1,6 +1,6 @@
 import { TaskState, type Artifact, type Message, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutionEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
-import type { TurnEvent, TurnEventOf, TurnStatus } from '../runtime/events.js';
+import type { TurnEvent, TurnEventOf, TurnStatus } from '../core/events.js';
 import { ASK_USER } from '../tools/builtin/askUser.js';
 import { agentMessage, textPart } from './messages.js';
 

@@ -1,6 +1,6 @@
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
-import { errorMessage } from '../runtime/errors.js';
-import type { TurnEvent } from '../runtime/events.js';
+import { errorMessage } from '../core/errors.js';
+import type { TurnEvent } from '../core/events.js';
 import type { TurnRecord } from '../runtime/projectTranscript.js';
 import { loadSessionHistory, recordAppended } from '../runtime/sessionHistory.js';
 import type { Store } from '../store/store.js';

@@ -1,4 +1,4 @@
-import type { TurnEvent } from '../runtime/events.js';
+import type { TurnEvent } from '../core/events.js';
 import type { Style } from './terminal.js';
 import { formatTime, preview } from './text.js';
 

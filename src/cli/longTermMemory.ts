@@ -1,9 +1,9 @@
 import type { IngestReport } from '../memory/facts/factMemory.js';
 import type { Memory } from '../memory/openMemory.js';
-import { siloFor } from '../memory/silo.js';
+import { siloFor } from '../core/silo.js';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import type { Store } from '../store/store.js';
-import { errorMessage } from '../runtime/errors.js';
+import { errorMessage } from '../core/errors.js';
 
 // Long-term memory as the faces open it (run/chat, serve-a2a, mcp): one silo of a long-term
 // syndicate, over the face's store, with documents beside its database file.

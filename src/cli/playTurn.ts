@@ -1,6 +1,6 @@
 import { runTurn, type RunTurnOptions } from '../runtime/runTurn.js';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
-import type { TurnStatus } from '../runtime/events.js';
+import type { TurnStatus } from '../core/events.js';
 import type { EventPrinter } from './eventPrinter.js';
 import type { Spinner } from './spinner.js';
 

@@ -1,4 +1,4 @@
-import type { TurnStatus } from '../runtime/events.js';
+import type { TurnStatus } from '../core/events.js';
 import { ExitCode } from './exitCodes.js';
 import { playTurn } from './playTurn.js';
 import { NOTHING_STORED, storedNote } from './sessionNotes.js';

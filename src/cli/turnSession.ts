@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { loadProjectConfig } from '../config/projectConfig.js';
 import { type CompiledSyndicate } from '../runtime/compileSyndicate.js';
-import type { RunTurnOptions, TurnObserver } from '../runtime/runTurn.js';
+import type { TurnObserver } from '../core/events.js';
+import type { RunTurnOptions } from '../runtime/runTurn.js';
 import type { Store } from '../store/store.js';
 import { setupTracing } from '../telemetry/setupTracing.js';
 import { createJsonPrinter, createTracePrinter, type EventPrinter } from './eventPrinter.js';

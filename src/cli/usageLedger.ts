@@ -1,4 +1,4 @@
-import { errorMessage } from '../runtime/errors.js';
+import { errorMessage } from '../core/errors.js';
 import type { Store } from '../store/store.js';
 import { createUsageLedger, type UsageLedger } from '../telemetry/ledger/usageLedger.js';
 import { openSessionStore } from './sessionStore.js';

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import type { TurnMemory } from '../memory/turnMemory.js';
-import { runTurn, type TurnObserver } from '../runtime/runTurn.js';
+import type { TurnObserver } from '../core/events.js';
+import { runTurn } from '../runtime/runTurn.js';
 import type { Store } from '../store/store.js';
-import { defineTool, type Tool } from '../tools/tool.js';
+import { defineTool, type Tool } from '../core/tool.js';
 import { progressOf } from './toolAdapter.js';
 import { progressMessage } from './turnProgress.js';
 

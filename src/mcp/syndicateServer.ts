@@ -1,6 +1,6 @@
 import { McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../core/tool.js';
 import { ASK_PREFIX, askTool, type ServedSyndicate } from './askTool.js';
 import { registerTool } from './toolAdapter.js';
 

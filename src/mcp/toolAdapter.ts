@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
-import { errorMessage } from '../runtime/errors.js';
-import type { AnyTool, ToolContext } from '../tools/tool.js';
+import { errorMessage } from '../core/errors.js';
+import type { AnyTool, ToolContext } from '../core/tool.js';
 
 // The one adapter from our Tool contract to an MCP tool: the zod input schema is handed to the
 // SDK as is (zod 4 is a Standard Schema with JSON Schema), so tools/list and argument checks

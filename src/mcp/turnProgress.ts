@@ -1,4 +1,4 @@
-import type { TurnEvent } from '../runtime/events.js';
+import type { TurnEvent } from '../core/events.js';
 
 // What an MCP caller hears while a turn runs: the steps a person would want on a progress line
 // (routes, delegations, tool calls, retries, warnings). Text deltas are left out: the answer

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, type AnyTool } from '../tools/tool.js';
+import { defineTool, type AnyTool } from '../core/tool.js';
 import { RememberSchema } from './facts/fact.js';
 import { formatRecalledFacts } from './facts/formatRecalledFacts.js';
 import type { Memory } from './openMemory.js';

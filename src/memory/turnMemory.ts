@@ -1,5 +1,5 @@
 import { MEMORY_TOOLS } from '../config/memoryTools.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../core/tool.js';
 import type { Documents } from './documents/documents.js';
 import { createDocumentTools } from './documents/tools.js';
 import type { FactMemory } from './facts/factMemory.js';

@@ -1,12 +1,11 @@
 import type { LanguageModelV3ProviderTool } from '@ai-sdk/provider';
+import { WEB_SEARCH_TOOL } from '../config/builtinToolNames.js';
 import { parseModelId, type ProviderFamily } from './modelIds.js';
 
 // `web_search` in an agent's tools turns on its provider's own search, which the provider runs
 // and answers from within the same call. A provider tool is plain data, so it is written out
 // here rather than built by the SDK's factory (the SDKs load lazily, on a model's first call);
 // test/models/webSearch.test.ts checks each one against what the SDK's factory produces.
-
-export const WEB_SEARCH_TOOL = 'web_search';
 
 /** Provider tool ids, as each SDK's factory names them (openai.tools.webSearch, anthropic.tools.webSearch_20250305, ...). */
 const PROVIDER_TOOL_IDS: Readonly<Partial<Record<ProviderFamily, LanguageModelV3ProviderTool['id']>>> = {

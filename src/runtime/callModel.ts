@@ -6,8 +6,8 @@ import type {
   SharedV3ProviderMetadata,
 } from '@ai-sdk/provider';
 import type { CompiledAgent } from './compileSyndicate.js';
-import { errorMessage } from './errors.js';
-import type { ModelCallDetails, ModelCallOutcome, UsageFigures } from './events.js';
+import { errorMessage } from '../core/errors.js';
+import type { ModelCallDetails, ModelCallOutcome, UsageFigures } from '../core/events.js';
 import { withRetries, type ModelAttempt } from './modelAttempts.js';
 import { isProviderExecuted, providerToolEvent, type ToolPart } from './providerToolParts.js';
 import type { TurnContext } from './turnContext.js';

@@ -8,12 +8,13 @@ import type { DispatchConfig, MemorySystem, ScriptStep } from '../config/schema.
 import { callSettingsFor, neutralCallSettings, type CallSettings, type MappedCallSettings } from '../models/callSettings.js';
 import { parseModelId, type ProviderFamily } from '../models/modelIds.js';
 import { resolveModel } from '../models/resolveModel.js';
-import { WEB_SEARCH_TOOL, webSearchTool } from '../models/webSearch.js';
+import { WEB_SEARCH_TOOL } from '../config/builtinToolNames.js';
+import { webSearchTool } from '../models/webSearch.js';
 import { builtinTools, type ToolRegistry } from '../tools/registry.js';
 import { createAgentMcpTools, type AgentMcpTools } from '../tools/mcp/agentMcpTools.js';
 import { serverSpecsOf } from '../tools/mcp/serverSpec.js';
 import { mcpSettings, type McpClientSettings } from '../tools/mcp/settings.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool } from '../core/tool.js';
 import { agentModelId, DEFAULT_ROOT_MODEL, modelInheritedFrom, type ModelChoice } from './agentModel.js';
 import { webSearchProblems } from './webSearchProblems.js';
 import { MEMORY_TOOL_NAMES, PRELOAD_MEMORY } from '../config/memoryTools.js';

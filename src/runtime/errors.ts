@@ -23,7 +23,3 @@ export class TurnError extends Error {
 export function isTurnFatal(error: unknown, signal: AbortSignal): boolean {
   return signal.aborted || error instanceof TurnError || error instanceof ModelConfigError || error instanceof UserInputRequired;
 }
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -1,9 +1,10 @@
 import type { LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
 import type { CompiledAgent } from './compileSyndicate.js';
 import type { ModelToolCall } from './callModel.js';
-import { errorMessage, isTurnFatal } from './errors.js';
+import { errorMessage } from '../core/errors.js';
+import { isTurnFatal } from './errors.js';
 import { delegatedContext, type TurnContext } from './turnContext.js';
-import type { ToolResult } from '../tools/tool.js';
+import type { ToolResult } from '../core/tool.js';
 
 // Runs one tool call the model asked for. Every outcome short of a turn-ending error comes
 // back as a result the model can read: bad arguments, an unknown tool, a throwing tool,

@@ -1,5 +1,5 @@
 import type { LanguageModelV3ToolCall, LanguageModelV3ToolResult } from '@ai-sdk/provider';
-import type { TurnEventBody } from './events.js';
+import type { TurnEventBody } from '../core/events.js';
 
 // Tools the provider runs itself (native web search) come back inside the model's reply as
 // tool-call and tool-result parts marked providerExecuted. They are shown and stored like any

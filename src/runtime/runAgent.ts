@@ -2,14 +2,15 @@ import type { JSONSchema7, LanguageModelV3CallOptions, LanguageModelV3Message, L
 import { renderTurnVariables } from '../config/variables.js';
 import { callModel, type ModelStep } from './callModel.js';
 import { functionToolOf, type CompiledAgent } from './compileSyndicate.js';
-import { errorMessage, TurnError } from './errors.js';
+import { errorMessage } from '../core/errors.js';
+import { TurnError } from './errors.js';
 import { executeToolCall, toolResultOutput } from './executeToolCall.js';
 import { projectTranscript } from './projectTranscript.js';
 import { parseStructuredOutput } from './structuredOutput.js';
 import type { TurnContext } from './turnContext.js';
 import { runDispatch } from './runDispatch.js';
 import { ASK_USER, UserInputRequired } from '../tools/builtin/askUser.js';
-import type { ToolResult } from '../tools/tool.js';
+import type { ToolResult } from '../core/tool.js';
 import type { ModelToolCall } from './callModel.js';
 
 // The tool loop of one agent: call the model, run the tools it asked for, feed the results

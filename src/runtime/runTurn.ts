@@ -3,8 +3,9 @@ import { ModelConfigError } from '../models/errors.js';
 import { retryPolicyOf, type RetryPolicy } from '../models/retry.js';
 import type { Store } from '../store/store.js';
 import type { CompiledSyndicate } from './compileSyndicate.js';
-import { errorMessage, TurnError } from './errors.js';
-import { isPersisted, type TurnEvent, type TurnEventBody, type TurnStatus } from './events.js';
+import { errorMessage } from '../core/errors.js';
+import { TurnError } from './errors.js';
+import { isPersisted, type TurnEvent, type TurnEventBody, type TurnObserver, type TurnStatus } from '../core/events.js';
 import { createEventChannel } from './eventChannel.js';
 import { checkDeadline, deadlineError, turnSignal } from './deadline.js';
 import { runAgent } from './runAgent.js';
@@ -41,8 +42,6 @@ export interface RunTurnOptions {
   /** Long-term memory for this turn's silo (memory_system: long-term): memory tools and preload_memory use it. */
   memory?: TurnMemory;
 }
-
-export type TurnObserver = (event: TurnEvent) => void;
 
 const NO_HISTORY: readonly TurnRecord[] = [];
 

@@ -1,5 +1,5 @@
 import type { Store, StoredEvent } from '../store/store.js';
-import type { TurnEvent } from './events.js';
+import type { TurnEvent } from '../core/events.js';
 import { DEFAULT_PROJECTION_LIMITS, type TurnRecord } from './projectTranscript.js';
 
 // The recent turns of a session, rebuilt from its stored events. Each turn reads only the

@@ -1,6 +1,6 @@
 import type { RetryPolicy } from '../models/retry.js';
 import type { CompiledSyndicate } from './compileSyndicate.js';
-import type { TurnEventBody } from './events.js';
+import type { TurnEventBody } from '../core/events.js';
 import type { TurnRecord } from './projectTranscript.js';
 import type { TurnMemory } from '../memory/turnMemory.js';
 

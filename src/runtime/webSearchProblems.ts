@@ -1,6 +1,7 @@
 import type { AgentDefinition, SyndicateDefinition } from '../config/definition.js';
 import type { ConfigIssue } from '../config/errors.js';
-import { WEB_SEARCH_TOOL, webSearchProblem } from '../models/webSearch.js';
+import { WEB_SEARCH_TOOL } from '../config/builtinToolNames.js';
+import { webSearchProblem } from '../models/webSearch.js';
 import { builtinTools, type ToolRegistry } from '../tools/registry.js';
 import { agentModelId, DEFAULT_ROOT_MODEL, modelInheritedFrom, type ModelChoice } from './agentModel.js';
 

@@ -1,4 +1,4 @@
-import type { ModelCallOutcome, TurnEvent, TurnStatus } from '../runtime/events.js';
+import type { ModelCallOutcome, TurnEvent, TurnStatus } from '../core/events.js';
 import type { DocumentStorage } from './documents.js';
 import type { FactStore } from './facts.js';
 import type { TaskRecords } from './tasks.js';

@@ -1,4 +1,4 @@
-import type { ModelFinishReason } from '../runtime/events.js';
+import type { ModelFinishReason } from '../core/events.js';
 
 // Names and values from the OpenTelemetry GenAI semantic conventions (development status,
 // the "latest experimental" flavour: gen_ai.provider.name, invoke_agent internal spans,

@@ -1,6 +1,6 @@
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
-import { errorMessage } from '../runtime/errors.js';
-import type { TurnObserver } from '../runtime/runTurn.js';
+import { errorMessage } from '../core/errors.js';
+import type { TurnObserver } from '../core/events.js';
 
 // Tracing is off unless an OTLP endpoint is configured, and then costs nothing: no OpenTelemetry
 // module is imported until setupTracing finds an endpoint (together they take ~130 ms to load,

@@ -1,7 +1,6 @@
 import { context as otelContext, isSpanContextValid, trace, type SpanContext } from '@opentelemetry/api';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
-import type { TurnEvent, TurnEventType } from '../runtime/events.js';
-import type { TurnObserver } from '../runtime/runTurn.js';
+import type { TurnEvent, TurnEventType, TurnObserver } from '../core/events.js';
 import type { InstrumentationScope, SpanResource } from './tracing/recordedSpan.js';
 import { turnSpans, type SpanSettings } from './tracing/turnSpans.js';
 

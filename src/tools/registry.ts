@@ -1,4 +1,4 @@
-import type { AnyTool } from './tool.js';
+import type { AnyTool } from '../core/tool.js';
 import { askUser } from './builtin/askUser.js';
 import { calculator } from './builtin/calculator.js';
 import { currentTime } from './builtin/currentTime.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { builtinTools, createToolRegistry } from '../../src/tools/registry.js';
-import { defineTool } from '../../src/tools/tool.js';
+import { defineTool } from '../../src/core/tool.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { agent, collect, compile, ofType, recordCalls, tempDbPath, turnEnd, type ModelCall } from '../runtime/fixtures.js';
 

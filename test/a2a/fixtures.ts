@@ -9,7 +9,7 @@ import { serveA2a, type A2aServer, type ServeA2aOptions } from '../../src/a2a/se
 import type { CompiledSyndicate } from '../../src/runtime/compileSyndicate.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
 import { builtinTools, createToolRegistry } from '../../src/tools/registry.js';
-import { defineTool } from '../../src/tools/tool.js';
+import { defineTool } from '../../src/core/tool.js';
 
 export type Binding = 'JSONRPC' | 'HTTP+JSON';
 export const BINDINGS: readonly Binding[] = ['JSONRPC', 'HTTP+JSON'];

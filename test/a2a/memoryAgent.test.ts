@@ -6,7 +6,7 @@ import { runCli, startCli, tempDir } from '../cli/cli.js';
 import { createMemoryAgent, memoryAgentIdFor } from '../../src/a2a/memoryAgent.js';
 import { memoriesBySilo } from '../../src/cli/longTermMemory.js';
 import type { Memory } from '../../src/memory/openMemory.js';
-import { siloFor } from '../../src/memory/silo.js';
+import { siloFor } from '../../src/core/silo.js';
 import { fakeEmbedder } from '../memory/fakeEmbedder.js';
 import { agent, compile } from '../runtime/fixtures.js';
 import { clientFor, startServer, tempDbPath, textOf, type TestServer } from './fixtures.js';

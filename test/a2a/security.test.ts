@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { afterEach, describe, expect, it } from 'vitest';
-import { siloFor } from '../../src/memory/silo.js';
+import { siloFor } from '../../src/core/silo.js';
 import type { A2aTurnRequest } from '../../src/a2a/executor.js';
 import { A2aConfigError } from '../../src/a2a/serveA2a.js';
 import { BINDINGS, clientFor, createGate, sendRequest, startServer, type TestServer } from './fixtures.js';

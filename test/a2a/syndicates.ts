@@ -1,5 +1,5 @@
 import type { CompiledSyndicate } from '../../src/runtime/compileSyndicate.js';
-import type { AnyTool } from '../../src/tools/tool.js';
+import type { AnyTool } from '../../src/core/tool.js';
 import { agent, compile } from '../runtime/fixtures.js';
 import { testTools } from './fixtures.js';
 

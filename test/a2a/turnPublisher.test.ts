@@ -1,7 +1,7 @@
 import { TaskState, type Message, type Task, type TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import type { AgentExecutionEvent, ExecutionEventBus } from '@a2a-js/sdk/server';
 import { describe, expect, it } from 'vitest';
-import type { TurnEvent } from '../../src/runtime/events.js';
+import type { TurnEvent } from '../../src/core/events.js';
 import { ASKED_IN_TURN, createTurnPublisher, createWholeTaskPublisher } from '../../src/a2a/turnPublisher.js';
 
 // How a turn's answer becomes artifact chunks: one per turn of the event loop; and how a caller

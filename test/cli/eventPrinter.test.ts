@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTracePrinter } from '../../src/cli/eventPrinter.js';
 import { createStyle } from '../../src/cli/terminal.js';
-import type { TurnEvent } from '../../src/runtime/events.js';
+import type { TurnEvent } from '../../src/core/events.js';
 
 // What a transcript shows of the events a turn leaves behind it.
 

@@ -12,7 +12,7 @@ import { compileSyndicate, type CompiledSyndicate } from '../../src/runtime/comp
 import { openStore } from '../../src/store/openStore.js';
 import type { Store } from '../../src/store/store.js';
 import { builtinTools, createToolRegistry } from '../../src/tools/registry.js';
-import { defineTool } from '../../src/tools/tool.js';
+import { defineTool } from '../../src/core/tool.js';
 
 /** Protocol eras a client can speak: 'legacy' is the 2025-11-25 handshake, 'auto' negotiates 2026-07-28. */
 export type Era = 'legacy' | 'auto';

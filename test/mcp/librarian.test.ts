@@ -6,7 +6,7 @@ import { loadSyndicate } from '../../src/config/loadSyndicate.js';
 import { serveCatalogDemo } from '../../src/mcp/demo/demoServer.js';
 import type { McpHttpServer } from '../../src/mcp/http/serveHttp.js';
 import { compileSyndicate } from '../../src/runtime/compileSyndicate.js';
-import type { TurnEvent } from '../../src/runtime/events.js';
+import type { TurnEvent } from '../../src/core/events.js';
 import { runTurn } from '../../src/runtime/runTurn.js';
 import { connectHttp } from './fixtures.js';
 

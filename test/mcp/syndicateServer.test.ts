@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { serveMcpHttp, type McpHttpServer } from '../../src/mcp/http/serveHttp.js';
 import { syndicateServerFactory, syndicateServerTools } from '../../src/mcp/syndicateServer.js';
 import type { CompiledSyndicate } from '../../src/runtime/compileSyndicate.js';
-import { defineTool, type AnyTool } from '../../src/tools/tool.js';
+import { defineTool, type AnyTool } from '../../src/core/tool.js';
 import { clerk, connectHttp, textOf } from './fixtures.js';
 
 // Extra tools per syndicate (the lead plugs the memory tools in through `toolsFor`).

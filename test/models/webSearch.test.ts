@@ -6,7 +6,8 @@ import { prepareToolsAndToolChoice } from 'ai/internal';
 import { describe, expect, it } from 'vitest';
 import { XAI_RESPONSES } from '../../src/models/providers.js';
 import { resolveModel } from '../../src/models/resolveModel.js';
-import { WEB_SEARCH_TOOL, webSearchProblem, webSearchTool } from '../../src/models/webSearch.js';
+import { WEB_SEARCH_TOOL } from '../../src/config/builtinToolNames.js';
+import { webSearchProblem, webSearchTool } from '../../src/models/webSearch.js';
 
 /** What the AI SDK sends a model for a tool built by the provider's own factory. */
 async function sdkProviderTool(tool: object): Promise<unknown> {

@@ -6,7 +6,7 @@ import { defineAgent, defineSyndicate } from '../../src/config/define.js';
 import type { AgentDefinition, SyndicateDefinition } from '../../src/config/definition.js';
 import { resolveModel } from '../../src/models/resolveModel.js';
 import { compileSyndicate, type CompileOptions, type CompiledSyndicate } from '../../src/runtime/compileSyndicate.js';
-import type { TurnEvent, TurnEventOf, TurnEventType } from '../../src/runtime/events.js';
+import type { TurnEvent, TurnEventOf, TurnEventType } from '../../src/core/events.js';
 import { runTurn, type RunTurnOptions } from '../../src/runtime/runTurn.js';
 
 /** Agents in these tests run on the scripted model unless they say otherwise. */

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { builtinTools, createToolRegistry } from '../../src/tools/registry.js';
-import { defineTool } from '../../src/tools/tool.js';
+import { defineTool } from '../../src/core/tool.js';
 import { runTurn } from '../../src/runtime/runTurn.js';
-import type { TurnEvent } from '../../src/runtime/events.js';
+import type { TurnEvent } from '../../src/core/events.js';
 import { agent, collect, compile, ofType, recordCalls, tempDbPath, turnEnd, type ModelCall } from './fixtures.js';
 
 const council = agent('Moderator', { subagents: [agent('Advocate')] });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createToolRegistry, builtinTools } from '../../src/tools/registry.js';
-import { defineTool } from '../../src/tools/tool.js';
+import { defineTool } from '../../src/core/tool.js';
 import { agent, collect, compile, ofType, recordCalls, turnEnd, type ModelCall } from './fixtures.js';
 
 function calculatorAgent(script: NonNullable<Parameters<typeof agent>[1]>['script']) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TurnEvent } from '../../src/runtime/events.js';
+import type { TurnEvent } from '../../src/core/events.js';
 import type { Store, UsageRow } from '../../src/store/store.js';
 
 // The behaviour every Store implementation must show. `open` is called before every test and must

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { TurnEvent } from '../../src/runtime/events.js';
+import type { TurnEvent } from '../../src/core/events.js';
 import type { Store } from '../../src/store/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { journalDir } from '../../src/store/sqlite/journal.js';

@@ -3,7 +3,7 @@ import { emptyResource } from '@opentelemetry/resources';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { AgentDefinition } from '../../src/config/definition.js';
 import { createTracingObserver, type TracingOptions } from '../../src/telemetry/tracingObserver.js';
-import type { TurnObserver } from '../../src/runtime/runTurn.js';
+import type { TurnObserver } from '../../src/core/events.js';
 import { agent } from '../runtime/fixtures.js';
 
 export const COUNCIL_INPUT = 'Proposal: a team offsite for 12 people on a 4,800 budget.';

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptStep } from '../../src/config/schema.js';
 import { resolveModel } from '../../src/models/resolveModel.js';
 import type { CompileOptions } from '../../src/runtime/compileSyndicate.js';
-import type { TurnEvent, TurnEventBody } from '../../src/runtime/events.js';
+import type { TurnEvent, TurnEventBody } from '../../src/core/events.js';
 import { createTracingObserver } from '../../src/telemetry/tracingObserver.js';
 import { agent, collect, compile, ofType, turnEnd } from '../runtime/fixtures.js';
 import { attributesOf, council, COUNCIL_INPUT, memoryTracing, nodesOf, SKEPTIC_ANSWER, spanNamed } from './fixtures.js';

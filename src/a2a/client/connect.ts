@@ -1,7 +1,7 @@
 import { AGENT_CARD_PATH, type AgentCard } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
 import type { RemoteAgentSpec } from '../../config/definition.js';
-import { errorMessage } from '../../runtime/errors.js';
+import { errorMessage } from '../../core/errors.js';
 import { createGuardedFetch } from '../../tools/guards/guardedFetch.js';
 import type { A2aClientSettings } from './settings.js';
 

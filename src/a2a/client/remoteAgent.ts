@@ -1,6 +1,6 @@
 import type { RemoteAgentSpec } from '../../config/definition.js';
 import type { RemoteAgent } from '../../runtime/compileSyndicate.js';
-import { errorMessage } from '../../runtime/errors.js';
+import { errorMessage } from '../../core/errors.js';
 import type { RemoteConversation, TurnRecord } from '../../runtime/projectTranscript.js';
 import type { TurnContext } from '../../runtime/turnContext.js';
 import { UserInputRequired } from '../../tools/builtin/askUser.js';

@@ -1,6 +1,6 @@
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { errorMessage } from '../../runtime/errors.js';
+import { errorMessage } from '../../core/errors.js';
 import type { TurnContext } from '../../runtime/turnContext.js';
 import { SETTLED_STATES } from '../taskStates.js';
 import { stateName, textOfMessage, textOfParts, userMessage } from './parts.js';

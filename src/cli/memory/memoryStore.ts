@@ -1,4 +1,4 @@
-import { assertSilo } from '../../memory/silo.js';
+import { assertSilo } from '../../core/silo.js';
 import type { Store } from '../../store/store.js';
 import { ExitCode } from '../exitCodes.js';
 import type { MemoryOptions } from '../options.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, type AnyTool } from '../../tools/tool.js';
+import { defineTool, type AnyTool } from '../../core/tool.js';
 import type { Catalog } from './catalog.js';
 
 // The demo library's tools, written against our own Tool contract and served through the

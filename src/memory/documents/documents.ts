@@ -1,6 +1,6 @@
 import type { DocumentAddress, DocumentStorage, RevisionRecord } from '../../store/documents.js';
 import type { Embedder } from '../embeddings/embedder.js';
-import { assertSilo } from '../silo.js';
+import { assertSilo } from '../../core/silo.js';
 import { exportBundle, importBundle, type ImportOptions, type ImportReport } from './bundleArchive.js';
 import { updateBundleFiles } from './bundleFiles.js';
 import type { DocumentContentStore } from './contentStore.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { assertSilo } from '../silo.js';
-import { defineTool, type AnyTool, type ToolContext } from '../../tools/tool.js';
+import { assertSilo } from '../../core/silo.js';
+import { defineTool, type AnyTool, type ToolContext } from '../../core/tool.js';
 import type { DocumentAddress } from '../../store/documents.js';
 import type { Documents, FollowedLink } from './documents.js';
 import { formatAddress } from './paths.js';

@@ -1,7 +1,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { Store } from '../../store/store.js';
-import type { Tool } from '../../tools/tool.js';
-import { assertSilo } from '../silo.js';
+import type { Tool } from '../../core/tool.js';
+import { assertSilo } from '../../core/silo.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { extractFacts } from './extractFacts.js';
 import { RememberSchema, type RememberInput } from './fact.js';

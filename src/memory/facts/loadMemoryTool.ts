@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, type Tool } from '../../tools/tool.js';
+import { defineTool, type Tool } from '../../core/tool.js';
 import { formatRecalledFacts } from './formatRecalledFacts.js';
 import type { RecallOptions, RecalledFact } from './recall.js';
 

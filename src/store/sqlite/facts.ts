@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { assertSilo } from '../../memory/silo.js';
+import { assertSilo } from '../../core/silo.js';
 import { binaryCode, codeBytes } from './binaryCodes.js';
 import { eraseOldPageVersions, NO_LIMIT } from './connection.js';
 import { createSiloIndex, type IndexedCode, type SiloIndex } from './factIndex.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TurnEvent } from '../../runtime/events.js';
+import type { TurnEvent } from '../../core/events.js';
 import type { TaskRecord } from '../tasks.js';
 
 // The append journal: each process writes appended event batches to its own file with one

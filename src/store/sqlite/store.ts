@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { TurnEvent } from '../../runtime/events.js';
+import type { TurnEvent } from '../../core/events.js';
 import type { ReadEventsOptions, SessionRecord, Store, StoredEvent, UsageQuery, UsageRow } from '../store.js';
 import { startCheckpointer } from './checkpointer.js';
 import { BUSY_TIMEOUT_MS, NO_LIMIT, openDatabase } from './connection.js';

@@ -1,4 +1,4 @@
-import type { UsageFigures } from '../../runtime/events.js';
+import type { UsageFigures } from '../../core/events.js';
 import type { PriceEntry, PriceTable } from './prices.js';
 
 const TOKENS_PER_PRICE_UNIT = 1_000_000;

@@ -1,5 +1,4 @@
-import type { TurnEvent, TurnEventOf, TurnStatus } from '../../runtime/events.js';
-import type { TurnObserver } from '../../runtime/runTurn.js';
+import type { TurnEvent, TurnEventOf, TurnObserver, TurnStatus } from '../../core/events.js';
 import type { Store, UsageRow } from '../../store/store.js';
 
 export interface UsageLedgerOptions {

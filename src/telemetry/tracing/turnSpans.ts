@@ -1,5 +1,5 @@
 import { SpanKind, TraceFlags, type Attributes, type SpanContext } from '@opentelemetry/api';
-import type { TurnEvent, TurnEventOf } from '../../runtime/events.js';
+import type { TurnEvent, TurnEventOf } from '../../core/events.js';
 import { ATTR, contentString, ERROR_TYPE, finishReason, messagesJson, OPERATION, providerName } from '../genAi.js';
 import { RecordedSpan, type InstrumentationScope, type SpanResource } from './recordedSpan.js';
 import { newSpanId, newTraceId } from './spanIds.js';

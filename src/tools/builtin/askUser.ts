@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../tool.js';
+import { defineTool } from '../../core/tool.js';
 
 // The agent asks whoever sent the message for something only they can supply. The tool itself
 // only validates and echoes the question: the runtime ends the turn on a successful call, waiting

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../tool.js';
+import { defineTool } from '../../core/tool.js';
 
 const inputSchema = z.object({
   expression: z.string().min(1).max(500).describe('Arithmetic expression, e.g. "(12.5 + 7) * 3 / 2". Supports + - * / % ^ and parentheses.'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../tool.js';
+import { defineTool } from '../../core/tool.js';
 
 const inputSchema = z.object({
   timeZone: z.string().optional().describe('IANA time zone such as "Europe/Paris". Default: UTC.'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../tool.js';
+import { defineTool } from '../../core/tool.js';
 
 const inputSchema = z.object({ text: z.string().describe('The text to measure.') });
 

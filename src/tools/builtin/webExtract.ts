@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { networkPolicyFromEnv, type NetworkPolicy } from '../guards/ssrf.js';
-import { defineTool, type Tool } from '../tool.js';
+import { defineTool, type Tool } from '../../core/tool.js';
 import { blockedPage } from '../webExtract/blockPage.js';
 import { fetchPage } from '../webExtract/fetchPage.js';
 import { createPageCache, type CachedPage, type PageCache } from '../webExtract/pageCache.js';

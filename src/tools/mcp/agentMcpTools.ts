@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyTool } from '../tool.js';
+import type { AnyTool } from '../../core/tool.js';
 import { mcpToolOutput } from './callResult.js';
 import { createServerConnection, type McpServerConnection, type McpToolInfo } from './serverConnection.js';
 import type { McpServerSpec } from './serverSpec.js';

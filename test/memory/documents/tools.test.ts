@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentTools, DocumentError } from '../../../src/memory/documents/index.js';
-import type { AnyTool, ToolContext } from '../../../src/tools/tool.js';
+import type { AnyTool, ToolContext } from '../../../src/core/tool.js';
 import { openFixture, SILO, type Fixture } from './setup.js';
 
 const TOOL_NAMES = ['memory_search', 'memory_read', 'memory_write', 'memory_list', 'memory_follow', 'memory_graph', 'memory_delete', 'memory_history'];

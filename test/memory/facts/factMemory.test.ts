@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reembedSilo } from '../../../src/memory/facts/reembedSilo.js';
 import type { FactStore } from '../../../src/store/facts.js';
 import type { SqliteStore } from '../../../src/store/sqlite/index.js';
-import type { ToolContext } from '../../../src/tools/tool.js';
+import type { ToolContext } from '../../../src/core/tool.js';
 import { fakeEmbedder } from '../fakeEmbedder.js';
 import { memoryOn, tempStore } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkTurns, completeTurns, renderTranscript } from '../../../src/memory/facts/transcript.js';
-import type { TurnEvent } from '../../../src/runtime/events.js';
+import type { TurnEvent } from '../../../src/core/events.js';
 import type { StoredEvent } from '../../../src/store/store.js';
 
 const AT = Date.UTC(2026, 2, 1, 9, 30);

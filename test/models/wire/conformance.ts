@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TurnEvent } from '../../../src/runtime/events.js';
+import type { TurnEvent } from '../../../src/core/events.js';
 import { ofType, turnEnd } from '../../runtime/fixtures.js';
 import type { FakeProvider, RecordedRequest } from './fakes/server.js';
 import {

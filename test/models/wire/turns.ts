@@ -1,7 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { expect } from 'vitest';
 import type { AgentDefinition } from '../../../src/config/definition.js';
-import type { TurnEvent } from '../../../src/runtime/events.js';
+import type { TurnEvent } from '../../../src/core/events.js';
 import type { RunTurnOptions } from '../../../src/runtime/runTurn.js';
 import { agent, collect, compile, ofType } from '../../runtime/fixtures.js';
 import type { ToolCallScript } from './fakes/server.js';

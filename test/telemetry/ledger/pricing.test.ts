@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UsageFigures } from '../../../src/runtime/events.js';
+import type { UsageFigures } from '../../../src/core/events.js';
 import { SHIPPED_PRICES, type PriceTable } from '../../../src/telemetry/ledger/prices.js';
 import { addCost, costOf, describeCost, emptyCost, priceOf, type CostTotal } from '../../../src/telemetry/ledger/pricing.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TurnEvent } from '../../../src/runtime/events.js';
+import type { TurnEvent } from '../../../src/core/events.js';
 import { runTurn } from '../../../src/runtime/runTurn.js';
 import type { UsageRow } from '../../../src/store/store.js';
 import { createUsageLedger, type UsageLedgerOptions } from '../../../src/telemetry/ledger/usageLedger.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSyndicate } from '../../../src/config/loadSyndicate.js';
 import { compileSyndicate, type CompiledSyndicate } from '../../../src/runtime/compileSyndicate.js';
-import type { TurnEvent, TurnEventOf, TurnEventType } from '../../../src/runtime/events.js';
+import type { TurnEvent, TurnEventOf, TurnEventType } from '../../../src/core/events.js';
 import { runTurn } from '../../../src/runtime/runTurn.js';
 import { EVERYTHING, LOOPBACK_ALLOWED, startEverythingHttp, type RunningServer } from './servers.js';
 

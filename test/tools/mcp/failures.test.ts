@@ -4,7 +4,7 @@ import { createAgentMcpTools, type AgentMcpTools, type McpOfferedTool } from '..
 import type { McpToolOutput } from '../../../src/tools/mcp/callResult.js';
 import { serverSpecsOf } from '../../../src/tools/mcp/serverSpec.js';
 import type { McpClientSettings } from '../../../src/tools/mcp/settings.js';
-import type { ToolContext } from '../../../src/tools/tool.js';
+import type { ToolContext } from '../../../src/core/tool.js';
 import { flakyStdio, testSettings } from './servers.js';
 
 const NO_RESERVED: ReadonlySet<string> = new Set();

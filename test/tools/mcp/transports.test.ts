@@ -4,7 +4,7 @@ import { createAgentMcpTools, type AgentMcpTools, type McpOfferedTool } from '..
 import type { McpToolOutput } from '../../../src/tools/mcp/callResult.js';
 import { serverSpecsOf } from '../../../src/tools/mcp/serverSpec.js';
 import type { McpServerConfig } from '../../../src/config/schema.js';
-import type { ToolContext } from '../../../src/tools/tool.js';
+import type { ToolContext } from '../../../src/core/tool.js';
 import { everythingStdio, startEverythingHttp, testSettings, type RunningServer } from './servers.js';
 
 const NO_RESERVED: ReadonlySet<string> = new Set();

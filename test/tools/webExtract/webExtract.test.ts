@@ -3,7 +3,7 @@ import { createWebExtract, type ExtractedPage, type WebExtractOptions, type WebE
 import { STRICT_POLICY, type NetworkPolicy } from '../../../src/tools/guards/ssrf.js';
 import { createPageCache } from '../../../src/tools/webExtract/pageCache.js';
 import { builtinTools } from '../../../src/tools/registry.js';
-import type { ToolContext } from '../../../src/tools/tool.js';
+import type { ToolContext } from '../../../src/core/tool.js';
 import { startLoopback, type LoopbackServer } from '../loopbackHttp.js';
 
 const LOOPBACK_ALLOWED: NetworkPolicy = { allowPrivate: true, allowedHosts: new Set() };

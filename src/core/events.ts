@@ -80,6 +80,9 @@ export interface TurnEventEnvelope {
 
 export type TurnEvent = TurnEventEnvelope & TurnEventBody;
 
+/** Told about every event of a turn, in order, as it happens (a ledger, tracing, a progress printer). */
+export type TurnObserver = (event: TurnEvent) => void;
+
 export type TurnEventOf<T extends TurnEventType> = TurnEventEnvelope & Extract<TurnEventBody, { type: T }>;
 
 const LIVE_ONLY: ReadonlySet<TurnEventType> = new Set(['text-delta', 'thinking-delta']);

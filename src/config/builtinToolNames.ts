@@ -1,0 +1,8 @@
+// The built-in tool names a syndicate file may list in `tools:`. The loader validates files
+// without loading the tools themselves (tools/ sits above config/); test/tools/registry.test.ts
+// checks this list against the registry's tools.
+
+export const BUILTIN_TOOL_NAMES: readonly string[] = ['calculator', 'current_time', 'text_stats', 'ask_user', 'web_extract'];
+
+/** No local tool: it turns on the provider's own search (see models/webSearch.ts). */
+export const WEB_SEARCH_TOOL = 'web_search';
