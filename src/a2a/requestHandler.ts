@@ -1,4 +1,5 @@
 import { TaskState, type CancelTaskRequest, type Message, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import { unacceptedOutput } from './outputModes.js';
 
@@ -33,6 +34,11 @@ export interface CancelFollowUp {
   waitingCanceled(task: Task, context: ServerCallContext): Promise<void>;
 }
 
+/** The spec requires a message to carry at least one part: an empty one is the caller's mistake, not a failed task. */
+function checkParts(params: SendMessageRequest): void {
+  if ((params.message?.parts.length ?? 0) === 0) throw new RequestMalformedError('message.parts is empty: send at least one part (a text part holds the request)');
+}
+
 export class SyndicateRequestHandler extends DefaultRequestHandler {
   constructor(
     private readonly followUp: CancelFollowUp | undefined,
@@ -53,6 +59,7 @@ export class SyndicateRequestHandler extends DefaultRequestHandler {
   }
 
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+    checkParts(params);
     await this.checkOutputModes(params);
     this.noteNewConversation(params, context);
     // The SDK's own test for a blocking call (returnImmediately is 1.0's name for blocking: false).
@@ -61,6 +68,7 @@ export class SyndicateRequestHandler extends DefaultRequestHandler {
   }
 
   override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    checkParts(params);
     await this.checkOutputModes(params);
     this.noteNewConversation(params, context);
     yield* super.sendMessageStream(params, context);

@@ -146,6 +146,18 @@ describe('JSON-RPC error codes', () => {
     expect(error?.code).toBe(-32004);
   });
 
+  it('answers a message with no parts with -32602, sent or streamed, and starts no task', async () => {
+    const empty = { message: { messageId: 'm-empty', role: 'ROLE_USER', parts: [] } };
+
+    const sent = await rpc('SendMessage', empty);
+    const streamed = await rpc('SendStreamingMessage', { ...empty, message: { ...empty.message, messageId: 'm-empty-2' } });
+    const listed = (await rpcReply(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ListTasks', params: { pageSize: 10 } }))) as RpcReply & { result?: { tasks: unknown[] } };
+
+    expect(sent).toMatchObject({ code: -32602, message: expect.stringContaining('parts') });
+    expect(streamed).toMatchObject({ code: -32602, message: expect.stringContaining('parts') });
+    expect(listed.result?.tasks).toEqual([]);
+  });
+
   it('answers an unsupported protocol version with -32009', async () => {
     expect((await rpc('GetTask', { id: 'x' }, { 'A2A-Version': '9.0' }))?.code).toBe(-32009);
   });
@@ -162,6 +174,17 @@ describe('HTTP+JSON error statuses', () => {
     } finally {
       await failing.stop();
     }
+  });
+
+  it('answers a message with no parts with 400 INVALID_ARGUMENT', async () => {
+    const response = await fetch(`${server.url}/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ message: { messageId: 'm-empty', role: 'ROLE_USER', parts: [] } }),
+    });
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('parts') } });
   });
 
   it('answers a body that is not JSON with 400', async () => {

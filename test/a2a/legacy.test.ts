@@ -85,6 +85,15 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('a 0.3 client over %s', (bindin
     await stream.return(undefined);
   });
 
+  it('is refused a message with no parts as invalid params (-32602)', async () => {
+    server = await startServer(assistant(createGate().tool));
+    const client = await legacyClient(server.url, binding);
+
+    const sending = client.sendMessage({ message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [] } });
+
+    await expect(sending).rejects.toThrow(/-32602.*message.parts is empty|message.parts is empty.*-32602/);
+  });
+
   it('continues a task that asked for input', async () => {
     server = await startServer(assistant(createGate().tool));
     const client = await legacyClient(server.url, binding);
