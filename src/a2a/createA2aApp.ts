@@ -18,6 +18,8 @@ import { buildAgentCard, buildExtendedAgentCard, JSONRPC_PATH, REST_PATH, type A
 import { callerOfRequest, CallerUser } from './caller.js';
 import { createTurnExecutor, type TurnExecutor, type TurnExecutorOptions } from './executor.js';
 import { jsonRpcRequestOnly } from './jsonRpcRequest.js';
+import { supportedJsonRpcVersionOnly } from './protocolVersion.js';
+import { rateLimitedWarning, warnOnStderr, type Warn } from './rateLimitedWarning.js';
 import { DEFAULT_RATE_LIMIT, createRateLimiter, type RateLimit } from './rateLimit.js';
 import { SyndicateRequestHandler } from './requestHandler.js';
 import { isLegacyRequest, jsonRpcErrors, restErrors, refusePlain, type Refuse } from './refusals.js';
@@ -65,6 +67,8 @@ export interface A2aAppOptions {
   /** Push-notification delivery timeout per webhook call. */
   pushTimeoutMs?: number;
   observers?: readonly TurnObserver[];
+  /** Where the face's warnings go (a refused protocol version, a failed webhook delivery); stderr by default. */
+  warn?: Warn;
   turnOptions?: TurnExecutorOptions['turnOptions'];
   afterTurn?: TurnExecutorOptions['afterTurn'];
 }
@@ -93,7 +97,14 @@ function syndicateCards(syndicate: CompiledSyndicate): ServedAgent['cards'] {
 /** The guards every endpoint starts with (Host and Origin, rate), refusing in its error shape. */
 type Admission = (refuse: Refuse) => RequestHandler[];
 
-function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: string, options: A2aAppOptions, admission: Admission): Router {
+/** What every agent's router shares. */
+interface Shared {
+  admission: Admission;
+  /** Warnings of refused protocol versions, which any caller can send on every request. */
+  versionWarning: Warn;
+}
+
+function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: string, options: A2aAppOptions, { admission, versionWarning }: Shared): Router {
   const { card, extended } = cards({ baseUrl, secured: options.secret !== undefined, version: options.version });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const handler = new SyndicateRequestHandler(
@@ -124,6 +135,7 @@ function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: st
     authenticate(options.secret, jsonRpcErrors.refuse),
     ...parseJsonBody(maxBodyBytes, JSONRPC_TYPES, jsonRpcErrors),
     jsonRpcRequestOnly(),
+    supportedJsonRpcVersionOnly(card, versionWarning),
     jsonRpcHandler({ requestHandler: handler, userBuilder, legacyCompat }),
   );
   router.use(
@@ -157,6 +169,7 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
   // One limiter: a client's requests to every agent and endpoint share its bucket.
   const limiter = createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
   const admission: Admission = (refuse) => [...(options.loopbackOnly ? [loopbackOnly(refuse)] : []), limiter.guard(refuse)];
+  const shared: Shared = { admission, versionWarning: rateLimitedWarning(options.warn ?? warnOnStderr) };
   const taskStores: BufferedTaskStore[] = [];
   const partsOf = (id: string, executorOf: (taskStore: BufferedTaskStore) => Pick<AgentParts, 'executor' | 'waitingCanceled'>): AgentParts => {
     const taskStore = createTaskStore(options.store.tasks, id);
@@ -181,12 +194,12 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
       });
       return { executor, waitingCanceled: executor.waitingCanceled };
     });
-    app.use(`/${id}`, agentRouter(parts, syndicateCards(syndicate), `${options.baseUrl}/${id}`, options, admission));
+    app.use(`/${id}`, agentRouter(parts, syndicateCards(syndicate), `${options.baseUrl}/${id}`, options, shared));
     // The root serves the same agent (same tasks, same live streams) under root URLs.
-    if (options.agents.length === 1) app.use('/', agentRouter(parts, syndicateCards(syndicate), options.baseUrl, options, admission));
+    if (options.agents.length === 1) app.use('/', agentRouter(parts, syndicateCards(syndicate), options.baseUrl, options, shared));
   }
   for (const { id, executor, cards } of options.moreAgents ?? []) {
-    app.use(`/${id}`, agentRouter(partsOf(id, () => ({ executor })), cards, `${options.baseUrl}/${id}`, options, admission));
+    app.use(`/${id}`, agentRouter(partsOf(id, () => ({ executor })), cards, `${options.baseUrl}/${id}`, options, shared));
   }
   return { app, settled: async () => void (await Promise.all(taskStores.map((store) => store.written()))) };
 }

@@ -1,5 +1,5 @@
 import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { agentIdFor } from '../../src/a2a/createA2aApp.js';
 import { serveA2a, type A2aServer } from '../../src/a2a/serveA2a.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
@@ -160,6 +160,24 @@ describe('JSON-RPC error codes', () => {
 
   it('answers an unsupported protocol version with -32009', async () => {
     expect((await rpc('GetTask', { id: 'x' }, { 'A2A-Version': '9.0' }))?.code).toBe(-32009);
+  });
+
+  it('logs requests for an unsupported protocol version as one warning line, not a stack trace each', async () => {
+    const warnings: string[] = [];
+    const errors = vi.spyOn(console, 'error');
+    const warned = await startServer(assistant(createGate().tool), { warn: (line) => warnings.push(line) });
+    try {
+      const body = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'GetTask', params: { id: 'x' } });
+      const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => rpcReply(body(i), { 'A2A-Version': `9.${i}` }, warned.url)));
+
+      expect(replies.map((reply) => reply.error?.code)).toEqual(Array(20).fill(-32009));
+      expect(replies[3]).toMatchObject({ id: 3, error: { message: expect.stringContaining("'9.3' is not supported") } });
+      expect(warnings).toEqual([expect.stringMatching(/^warning: refused an A2A JSON-RPC request for protocol version "9\.\d+" \(this server speaks [^\n]*\)$/)]);
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+      await warned.stop();
+    }
   });
 });
 
