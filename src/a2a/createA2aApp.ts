@@ -4,20 +4,20 @@ import {
   DefaultExecutionEventBusManager,
   InMemoryPushNotificationStore,
   type AgentExecutor,
-  type PushNotificationStore,
   type ServerCallContext,
   type TaskStore,
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
-import { createLegacyAwarePushNotificationSender } from '@a2a-js/sdk/compat/v0_3/server';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import type { TurnObserver } from '../core/events.js';
 import type { Store } from '../store/store.js';
+import { systemResolver, type ResolveHost } from '../tools/guards/guardedFetch.js';
 import type { NetworkPolicy } from '../tools/guards/ssrf.js';
 import { buildAgentCard, buildExtendedAgentCard, JSONRPC_PATH, REST_PATH, type AgentCardOptions } from './agentCard.js';
 import { callerOfRequest, CallerUser } from './caller.js';
 import { createTurnExecutor, type TurnExecutor, type TurnExecutorOptions } from './executor.js';
 import { jsonRpcRequestOnly } from './jsonRpcRequest.js';
+import { createPushSender, type VersionedPushStore } from './pushSender.js';
 import { supportedJsonRpcVersionOnly } from './protocolVersion.js';
 import { rateLimitedWarning, warnOnStderr, type Warn } from './rateLimitedWarning.js';
 import { DEFAULT_RATE_LIMIT, createRateLimiter, type RateLimit } from './rateLimit.js';
@@ -64,6 +64,8 @@ export interface A2aAppOptions {
   trustProxy?: TrustProxy;
   /** Which webhook addresses push notifications may go to (the SSRF guard's policy). */
   webhookPolicy: NetworkPolicy;
+  /** How webhook host names are resolved, at registration and at each delivery; the system's resolver by default. */
+  resolveHost?: ResolveHost;
   /** Push-notification delivery timeout per webhook call. */
   pushTimeoutMs?: number;
   observers?: readonly TurnObserver[];
@@ -85,7 +87,7 @@ interface AgentParts {
   executor: AgentExecutor;
   taskStore: TaskStore;
   buses: DefaultExecutionEventBusManager;
-  pushStore: PushNotificationStore;
+  pushStore: VersionedPushStore;
   /** A syndicate's executor withdraws the question of a waiting task the SDK canceled without it. */
   waitingCanceled?: TurnExecutor['waitingCanceled'];
 }
@@ -102,9 +104,11 @@ interface Shared {
   admission: Admission;
   /** Warnings of refused protocol versions, which any caller can send on every request. */
   versionWarning: Warn;
+  /** Warnings of failed webhook deliveries, which a caller's webhook can cause at every update. */
+  pushWarning: Warn;
 }
 
-function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: string, options: A2aAppOptions, { admission, versionWarning }: Shared): Router {
+function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: string, options: A2aAppOptions, { admission, versionWarning, pushWarning }: Shared): Router {
   const { card, extended } = cards({ baseUrl, secured: options.secret !== undefined, version: options.version });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const handler = new SyndicateRequestHandler(
@@ -114,7 +118,13 @@ function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: st
     parts.executor,
     parts.buses,
     parts.pushStore,
-    createLegacyAwarePushNotificationSender(parts.pushStore, { timeout: options.pushTimeoutMs ?? 5_000 }),
+    createPushSender({
+      store: parts.pushStore,
+      policy: options.webhookPolicy,
+      resolve: options.resolveHost ?? systemResolver,
+      timeoutMs: options.pushTimeoutMs ?? 5_000,
+      warn: pushWarning,
+    }),
     async (context: ServerCallContext): Promise<AgentCard> => (context.user?.isAuthenticated ? extended : card),
   );
   const userBuilder = async (req: express.Request) => new CallerUser(callerOfRequest(req));
@@ -169,7 +179,8 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
   // One limiter: a client's requests to every agent and endpoint share its bucket.
   const limiter = createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
   const admission: Admission = (refuse) => [...(options.loopbackOnly ? [loopbackOnly(refuse)] : []), limiter.guard(refuse)];
-  const shared: Shared = { admission, versionWarning: rateLimitedWarning(options.warn ?? warnOnStderr) };
+  const warn = options.warn ?? warnOnStderr;
+  const shared: Shared = { admission, versionWarning: rateLimitedWarning(warn), pushWarning: rateLimitedWarning(warn) };
   const taskStores: BufferedTaskStore[] = [];
   const partsOf = (id: string, executorOf: (taskStore: BufferedTaskStore) => Pick<AgentParts, 'executor' | 'waitingCanceled'>): AgentParts => {
     const taskStore = createTaskStore(options.store.tasks, id);
@@ -178,7 +189,7 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
       ...executorOf(taskStore),
       taskStore,
       buses: new DefaultExecutionEventBusManager(),
-      pushStore: guardedPushStore(new InMemoryPushNotificationStore(), options.webhookPolicy),
+      pushStore: guardedPushStore(new InMemoryPushNotificationStore(), options.webhookPolicy, options.resolveHost ?? systemResolver),
     };
   };
   for (const { id, syndicate } of options.agents) {

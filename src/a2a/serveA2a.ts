@@ -9,7 +9,7 @@ import { parseTrustProxy } from './trustProxy.js';
 // Runs the A2A face as its own HTTP server (`syndicate serve-a2a`). Refuses to start exposed
 // without a secret; marks tasks a dead process left running as failed before taking requests.
 
-export interface ServeA2aOptions extends Pick<A2aAppOptions, 'maxBodyBytes' | 'rateLimit' | 'pushTimeoutMs' | 'observers' | 'warn' | 'turnOptions' | 'afterTurn' | 'version' | 'moreAgents'> {
+export interface ServeA2aOptions extends Pick<A2aAppOptions, 'maxBodyBytes' | 'rateLimit' | 'pushTimeoutMs' | 'observers' | 'warn' | 'resolveHost' | 'turnOptions' | 'afterTurn' | 'version' | 'moreAgents'> {
   agents: readonly ServedSyndicate[];
   store: Store;
   host: string;

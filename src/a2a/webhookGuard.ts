@@ -1,15 +1,17 @@
-import { lookup } from 'node:dns/promises';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import type { PushNotificationStore, ServerCallContext } from '@a2a-js/sdk/server';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskPushNotificationConfig } from '@a2a-js/sdk';
+import type { ResolveHost } from '../tools/guards/guardedFetch.js';
 import { addressProblem, urlProblem, type NetworkPolicy } from '../tools/guards/ssrf.js';
+import type { VersionedPushStore } from './pushSender.js';
 
 // A caller names the webhook this server POSTs task updates to, so a webhook is checked like any
 // URL the server fetches on someone else's behalf (the SSRF guard of tools/guards): refused when it
 // points at this machine, its network or a cloud metadata service, unless the policy allows it.
-// Checked when registered; the SDK's sender then delivers with the platform fetch.
+// Checked when registered, so the caller hears of a refused webhook at once; the delivery
+// (pushSender.ts) is checked again, on the address each connection really reaches.
 
-async function webhookProblem(raw: string, policy: NetworkPolicy): Promise<string | undefined> {
+async function webhookProblem(raw: string, policy: NetworkPolicy, resolve: ResolveHost): Promise<string | undefined> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -20,7 +22,7 @@ async function webhookProblem(raw: string, policy: NetworkPolicy): Promise<strin
   if (literal !== undefined) return literal;
   let addresses: Array<{ address: string }>;
   try {
-    addresses = await lookup(url.hostname, { all: true });
+    addresses = await resolve(url.hostname, { all: true });
   } catch {
     return `${url.hostname} does not resolve`;
   }
@@ -31,16 +33,15 @@ async function webhookProblem(raw: string, policy: NetworkPolicy): Promise<strin
   return undefined;
 }
 
-export function guardedPushStore(store: PushNotificationStore, policy: NetworkPolicy): PushNotificationStore {
+export function guardedPushStore(store: VersionedPushStore, policy: NetworkPolicy, resolve: ResolveHost): VersionedPushStore {
   return {
     async save(taskId: string, context: ServerCallContext, config: TaskPushNotificationConfig): Promise<void> {
-      const problem = await webhookProblem(config.url, policy);
+      const problem = await webhookProblem(config.url, policy, resolve);
       if (problem !== undefined) throw new RequestMalformedError(`push notification url refused: ${problem}`);
       await store.save(taskId, context, config);
     },
     load: (taskId, context) => store.load(taskId, context),
-    // Kept: the sender reads each webhook's wire version (1.0 or 0.3) from it.
-    ...(store.loadWithMetadata && { loadWithMetadata: (taskId: string, context: ServerCallContext) => store.loadWithMetadata!(taskId, context) }),
+    loadWithMetadata: (taskId, context) => store.loadWithMetadata(taskId, context),
     delete: (taskId, context, configId) => store.delete(taskId, context, configId),
   };
 }

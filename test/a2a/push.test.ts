@@ -20,7 +20,8 @@ interface Webhook {
   close(): Promise<void>;
 }
 
-async function startWebhook(): Promise<Webhook> {
+/** A webhook on loopback; `redirectTo` makes it answer every POST with a 307 to that URL. */
+async function startWebhook(redirectTo?: string): Promise<Webhook> {
   const deliveries: Delivery[] = [];
   const waiters: Array<{ text: string; resolve: (delivery: Delivery) => void }> = [];
   const server: Server = createServer((req, res) => {
@@ -30,6 +31,7 @@ async function startWebhook(): Promise<Webhook> {
       const delivery = { headers: req.headers, body };
       deliveries.push(delivery);
       for (const waiter of waiters.filter((w) => body.includes(w.text))) waiter.resolve(delivery);
+      if (redirectTo !== undefined) return void res.writeHead(307, { location: redirectTo }).end();
       res.writeHead(200).end();
     });
   });
@@ -54,13 +56,33 @@ const LOOPBACK_WEBHOOKS = { ALLOW_PRIVATE_MCP: 'true' };
 
 let server: TestServer | undefined;
 let webhook: Webhook | undefined;
+let target: Webhook | undefined;
 
 afterEach(async () => {
   await server?.stop();
   await webhook?.close();
+  await target?.close();
   server = undefined;
   webhook = undefined;
+  target = undefined;
 });
+
+/** Collects the server's warnings; `next(pattern)` resolves with the first that matches. */
+function warnings() {
+  const lines: string[] = [];
+  const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
+  return {
+    lines,
+    warn: (line: string) => {
+      lines.push(line);
+      for (const waiter of waiters.filter((w) => w.pattern.test(line))) waiter.resolve(line);
+    },
+    next: (pattern: RegExp): Promise<string> => {
+      const found = lines.find((line) => pattern.test(line));
+      return found !== undefined ? Promise.resolve(found) : new Promise((resolve) => waiters.push({ pattern, resolve }));
+    },
+  };
+}
 
 describe.each(BINDINGS)('push notifications over %s', (binding) => {
   it('delivers the task updates to the webhook named in SendMessage, with its authentication', async () => {
@@ -117,5 +139,47 @@ describe('webhook addresses', () => {
     const creating = client.createTaskPushNotificationConfig(pushConfig('http://169.254.169.254/latest/meta-data', { taskId: task.id, id: 'steal' }));
 
     await expect(creating).rejects.toThrow(/metadata/);
+  });
+});
+
+describe('webhook delivery', () => {
+  it('does not follow a webhook redirect to an address the guard refuses', async () => {
+    target = await startWebhook();
+    const port = new URL(target.url).port;
+    webhook = await startWebhook(target.url);
+    const log = warnings();
+    // Only the name localhost is allowed: the redirect names 127.0.0.1 itself, a loopback address.
+    server = await startServer(assistant(createGate().tool), { env: { SYNDICATE_ALLOWED_HOSTS: 'localhost' }, warn: log.warn });
+    const client = await clientFor(server.url, 'JSONRPC');
+    const hook = webhook.url.replace('127.0.0.1', 'localhost');
+
+    await client.sendMessage(sendRequest('hello', {}, { taskPushNotificationConfig: pushConfig(hook) }));
+    const outcome = await Promise.race([log.next(/not delivered/), target.received('TASK_STATE')]);
+
+    expect(webhook.deliveries.length).toBeGreaterThan(0);
+    expect(target.deliveries).toEqual([]);
+    expect(outcome).toMatch(new RegExp(`not delivered to ${hook}: refused to fetch http://127\\.0\\.0\\.1:${port}/hook: 127\\.0\\.0\\.1 is a loopback address`));
+  });
+
+  it('refuses a webhook host that resolved to a public address when registered and to loopback at delivery', async () => {
+    webhook = await startWebhook();
+    const port = new URL(webhook.url).port;
+    const log = warnings();
+    const asked: string[] = [];
+    // DNS rebinding: the first answer (the registration check) is public, every later one loopback.
+    const resolveHost = async (hostname: string) => {
+      asked.push(hostname);
+      return [{ address: asked.length === 1 ? '93.184.215.14' : '127.0.0.1', family: 4 }];
+    };
+    server = await startServer(assistant(createGate().tool), { resolveHost, warn: log.warn });
+    const client = await clientFor(server.url, 'HTTP+JSON');
+    const hook = `http://hooks.rebinding.test:${port}/hook`;
+
+    await client.sendMessage(sendRequest('hello', {}, { taskPushNotificationConfig: pushConfig(hook) }));
+    const outcome = await Promise.race([log.next(/not delivered/), webhook.received('TASK_STATE')]);
+
+    expect(webhook.deliveries).toEqual([]);
+    expect(asked.length).toBeGreaterThan(1);
+    expect(outcome).toMatch(/refused to fetch http:\/\/hooks\.rebinding\.test:\d+\/hook: hooks\.rebinding\.test \(127\.0\.0\.1\) is a loopback address/);
   });
 });

@@ -1,4 +1,5 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress, LookupAllOptions } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -13,6 +14,11 @@ import { addressProblem, BlockedUrlError, urlProblem, type NetworkPolicy } from 
 
 export type GuardedFetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
+/** Every address of a host name: the system's resolver, or one a test controls (a DNS-rebinding host). */
+export type ResolveHost = (hostname: string, options: LookupAllOptions) => Promise<LookupAddress[]>;
+
+export const systemResolver: ResolveHost = (hostname, options) => dnsLookup(hostname, options);
+
 export interface GuardedResponse {
   response: Response;
   /** Where the response came from, after redirects. */
@@ -23,19 +29,22 @@ const MAX_REDIRECTS = 5;
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 const NO_BODY: ReadonlySet<number> = new Set([204, 205, 304]);
 
-function guardedLookup(host: string, policy: NetworkPolicy): LookupFunction {
+function guardedLookup(host: string, policy: NetworkPolicy, resolve: ResolveHost): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, '', 0);
-      // Every address is checked: the socket may try any of them.
-      for (const { address } of addresses) {
-        const problem = addressProblem(host, address, policy);
-        if (problem) return callback(new BlockedUrlError(host, problem), '', 0);
-      }
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      const first = addresses[0]!;
-      callback(null, first.address, first.family);
-    });
+    resolve(hostname, { ...options, all: true }).then(
+      (addresses) => {
+        // Every address is checked: the socket may try any of them.
+        for (const { address } of addresses) {
+          const problem = addressProblem(host, address, policy);
+          if (problem) return callback(new BlockedUrlError(host, problem), '', 0);
+        }
+        const first = addresses[0];
+        if (first === undefined) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
+        if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+        callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
   };
 }
 
@@ -78,14 +87,14 @@ function toResponse(message: IncomingMessage): Response {
   return new Response(body, { status, statusText: message.statusMessage, headers });
 }
 
-function send(url: URL, method: string, headers: Headers, body: string | Uint8Array | undefined, policy: NetworkPolicy, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+function send(url: URL, method: string, headers: Headers, body: string | Uint8Array | undefined, policy: NetworkPolicy, resolve: ResolveHost, signal: AbortSignal | undefined): Promise<IncomingMessage> {
   const problem = urlProblem(url, policy);
   if (problem) return Promise.reject(new BlockedUrlError(url.href, problem));
   if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'gzip, deflate, br');
   const options: RequestOptions = {
     method,
     headers: Object.fromEntries(headers),
-    lookup: guardedLookup(url.hostname, policy),
+    lookup: guardedLookup(url.hostname, policy, resolve),
     signal,
   };
   return new Promise((resolve, reject) => {
@@ -96,14 +105,14 @@ function send(url: URL, method: string, headers: Headers, body: string | Uint8Ar
 }
 
 /** Fetches `input` under `policy`, following redirects (each hop checked) unless `init.redirect` says otherwise. */
-export async function guardedRequest(input: string | URL, init: RequestInit, policy: NetworkPolicy): Promise<GuardedResponse> {
+export async function guardedRequest(input: string | URL, init: RequestInit, policy: NetworkPolicy, resolve: ResolveHost = systemResolver): Promise<GuardedResponse> {
   let url = new URL(input);
   let method = (init.method ?? 'GET').toUpperCase();
   let body = bodyOf(init.body);
   const headers = new Headers(init.headers);
   const signal = init.signal ?? undefined;
   for (let hop = 0; ; hop++) {
-    const message = await send(url, method, headers, body, policy, signal);
+    const message = await send(url, method, headers, body, policy, resolve, signal);
     const location = message.headers.location;
     if (!REDIRECTS.has(message.statusCode ?? 0) || location === undefined || init.redirect === 'manual') return { response: toResponse(message), url };
     message.resume();
@@ -122,6 +131,6 @@ export async function guardedRequest(input: string | URL, init: RequestInit, pol
 }
 
 /** A fetch-shaped function (for SDK transports) that runs every request through the guard. */
-export function createGuardedFetch(policy: NetworkPolicy): GuardedFetch {
-  return async (input, init = {}) => (await guardedRequest(input, init, policy)).response;
+export function createGuardedFetch(policy: NetworkPolicy, resolve: ResolveHost = systemResolver): GuardedFetch {
+  return async (input, init = {}) => (await guardedRequest(input, init, policy, resolve)).response;
 }
