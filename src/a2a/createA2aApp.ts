@@ -2,7 +2,6 @@ import express, { type Express, type RequestHandler, type Router } from 'express
 import { AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
 import {
   DefaultExecutionEventBusManager,
-  InMemoryPushNotificationStore,
   type AgentExecutor,
   type ServerCallContext,
   type TaskStore,
@@ -18,6 +17,7 @@ import { callerOfRequest, CallerUser } from './caller.js';
 import { createTurnExecutor, type TurnExecutor, type TurnExecutorOptions } from './executor.js';
 import { jsonRpcRequestOnly } from './jsonRpcRequest.js';
 import { createPushSender, type VersionedPushStore } from './pushSender.js';
+import { createPushStore } from './pushStore.js';
 import { supportedJsonRpcVersionOnly } from './protocolVersion.js';
 import { rateLimitedWarning, warnOnStderr, type Warn } from './rateLimitedWarning.js';
 import { DEFAULT_RATE_LIMIT, createRateLimiter, type RateLimit } from './rateLimit.js';
@@ -51,6 +51,8 @@ export interface A2aAppOptions {
   /** Served beside the syndicates under /<id>/, never at the root. */
   moreAgents?: readonly ServedAgent[];
   store: Store;
+  /** This process's task lease name (see taskLease.ts): the runner of every task state it saves. */
+  runner: string;
   /** The app's public base URL, without a trailing slash. */
   baseUrl: string;
   /** The bearer secret; undefined only on a loopback bind (serveA2a enforces this). */
@@ -183,13 +185,13 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
   const shared: Shared = { admission, versionWarning: rateLimitedWarning(warn), pushWarning: rateLimitedWarning(warn) };
   const taskStores: BufferedTaskStore[] = [];
   const partsOf = (id: string, executorOf: (taskStore: BufferedTaskStore) => Pick<AgentParts, 'executor' | 'waitingCanceled'>): AgentParts => {
-    const taskStore = createTaskStore(options.store.tasks, id);
+    const taskStore = createTaskStore(options.store.tasks, id, options.runner);
     taskStores.push(taskStore);
     return {
       ...executorOf(taskStore),
       taskStore,
       buses: new DefaultExecutionEventBusManager(),
-      pushStore: guardedPushStore(new InMemoryPushNotificationStore(), options.webhookPolicy, options.resolveHost ?? systemResolver),
+      pushStore: guardedPushStore(createPushStore(options.store.tasks, id), options.webhookPolicy, options.resolveHost ?? systemResolver),
     };
   };
   for (const { id, syndicate } of options.agents) {

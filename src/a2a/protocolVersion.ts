@@ -9,7 +9,7 @@ import type { Warn } from './rateLimitedWarning.js';
 // one warning line (rate limited by the caller's Warn).
 
 // What the SDK reads a request without the header as: a 0.3 client.
-const ABSENT_HEADER_VERSION = '0.3';
+export const ABSENT_HEADER_VERSION = '0.3';
 
 export function supportedJsonRpcVersionOnly(card: AgentCard, warn: Warn): RequestHandler {
   const supported = getSupportedVersions(card, 'JSONRPC');

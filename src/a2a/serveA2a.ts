@@ -1,13 +1,15 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Store } from '../store/store.js';
 import { networkPolicyFromEnv } from '../tools/guards/ssrf.js';
 import { createA2aApp, type A2aAppOptions, type ServedSyndicate } from './createA2aApp.js';
-import { failInterruptedTasks } from './taskStore.js';
+import { warnOnStderr } from './rateLimitedWarning.js';
+import { DEFAULT_LEASE_MS, holdTaskLease, runnerName } from './taskLease.js';
 import { parseTrustProxy } from './trustProxy.js';
 
 // Runs the A2A face as its own HTTP server (`syndicate serve-a2a`). Refuses to start exposed
-// without a secret; marks tasks a dead process left running as failed before taking requests.
+// without a secret; before taking requests, takes its task lease and marks failed the tasks dead
+// processes left running (see taskLease.ts).
 
 export interface ServeA2aOptions extends Pick<A2aAppOptions, 'maxBodyBytes' | 'rateLimit' | 'pushTimeoutMs' | 'observers' | 'warn' | 'resolveHost' | 'turnOptions' | 'afterTurn' | 'version' | 'moreAgents'> {
   agents: readonly ServedSyndicate[];
@@ -23,6 +25,11 @@ export interface ServeA2aOptions extends Pick<A2aAppOptions, 'maxBodyBytes' | 'r
   /** Time allowed to receive a request's headers, and the whole request. */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * How long the task lease lasts without a heartbeat (renewed every third of it): a server that
+   * dies leaves its running tasks to be marked failed by another once it expires. 30 s by default.
+   */
+  leaseMs?: number;
 }
 
 export interface A2aServer {
@@ -33,6 +40,8 @@ export interface A2aServer {
   moreAgents: Array<{ id: string; cardUrl: string }>;
   /** How many tasks of an earlier process were marked failed at startup. */
   interruptedTasks: number;
+  /** This server's task lease name. */
+  runner: string;
   close(): Promise<void>;
 }
 
@@ -72,7 +81,6 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
   }
   const trustProxy = options.env.A2A_TRUST_PROXY ? parseTrustProxy(options.env.A2A_TRUST_PROXY) : undefined;
   if (trustProxy instanceof Error) throw new A2aConfigError(trustProxy.message);
-  const interruptedTasks = await failInterruptedTasks(options.store.tasks);
   const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
   const server = createServer({
     headersTimeout,
@@ -81,10 +89,22 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
     // hold a connection for far longer than the timeouts say.
     connectionsCheckingInterval: Math.min(CHECK_INTERVAL_MS, headersTimeout),
   });
+  // Requests that arrive before the lease is taken wait for it.
+  const early: Array<[IncomingMessage, ServerResponse]> = [];
+  const hold = (req: IncomingMessage, res: ServerResponse): void => void early.push([req, res]);
+  server.on('request', hold);
   const address = await listen(server, options.host, options.port);
   const url = publicUrl ?? `http://${urlHost(options.host)}:${address.port}`;
+  // The lease is named for the address listened on, so it is taken once that address is this process's.
+  const runner = runnerName(options.host, address.port);
+  const warn = options.warn ?? warnOnStderr;
+  const lease = await holdTaskLease(options.store.tasks, { runner, leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS, warn }).catch(async (error: unknown) => {
+    await new Promise((resolve) => server.close(resolve));
+    throw error;
+  });
   const { app, settled } = createA2aApp({
     ...options,
+    runner,
     baseUrl: url,
     secret,
     // Behind PUBLIC_URL a proxy forwards the public name in Host: only a bare loopback bind checks it.
@@ -93,12 +113,15 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
     // ALLOW_PRIVATE_MCP and SYNDICATE_ALLOWED_HOSTS open webhook addresses, as they do for MCP servers.
     webhookPolicy: networkPolicyFromEnv(options.env),
   });
+  server.off('request', hold);
   server.on('request', app);
+  for (const [req, res] of early.splice(0)) app(req, res);
   return {
     url,
     agents: options.agents.map(({ id, syndicate }) => ({ id, name: syndicate.name, cardUrl: `${url}/${id}/.well-known/agent-card.json` })),
     moreAgents: (options.moreAgents ?? []).map(({ id }) => ({ id, cardUrl: `${url}/${id}/.well-known/agent-card.json` })),
-    interruptedTasks,
+    interruptedTasks: lease.interrupted,
+    runner,
     close: async () => {
       await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -106,6 +129,7 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
         server.closeAllConnections();
       });
       await settled();
+      await lease.end();
     },
   };
 }

@@ -9,7 +9,7 @@ import { SETTLED_STATES } from './taskStates.js';
 // The SDK's TaskStore on our Store: every task of a served agent, scoped by the calling owner, so
 // GetTask and ListTasks work after a restart and never across callers.
 
-const INTERRUPTED = 'interrupted by restart: the server stopped while this task was running. Send the message again.';
+const INTERRUPTED = 'interrupted by restart: the server running this task stopped before it finished. Send the message again.';
 const RUNNING_STATES: readonly TaskState[] = [TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING];
 
 function stateName(task: Task): string {
@@ -60,8 +60,8 @@ function copyOf(task: Task): Task {
   return { ...task, history: [...(task.history ?? [])], artifacts: (task.artifacts ?? []).map((artifact) => ({ ...artifact })) };
 }
 
-function recordOf({ task, owner }: Unwritten, agent: string): TaskRecord {
-  return { id: task.id, agent, owner, contextId: task.contextId, state: stateName(task), statusAt: isoTime(task.status?.timestamp), document: Task.toJSON(task) };
+function recordOf({ task, owner }: Unwritten, agent: string, runner: string): TaskRecord {
+  return { id: task.id, agent, owner, contextId: task.contextId, state: stateName(task), statusAt: isoTime(task.status?.timestamp), document: Task.toJSON(task), runner };
 }
 
 /** The SDK's TaskStore, plus a promise for the writes it still holds (await it before closing the store). */
@@ -76,7 +76,8 @@ export type BufferedTaskStore = TaskStore & {
   minted(taskId: string, seenAtOnce: boolean): void;
 };
 
-export function createTaskStore(records: TaskRecords, agent: string, onError: (error: unknown) => void = reportUnsaved): BufferedTaskStore {
+/** `runner`: this process's lease name; every state it saves is marked as its own (see taskLease.ts). */
+export function createTaskStore(records: TaskRecords, agent: string, runner: string, onError: (error: unknown) => void = reportUnsaved): BufferedTaskStore {
   const owner = (context: ServerCallContext): string => ownerOf(callerOfUser(context.user));
   // The SDK saves a task at every event of its turn, ten times for a one-step answer, and each
   // save was a commit: the A2A bench measured them as the largest cost of a SendMessage. Saves are
@@ -84,7 +85,7 @@ export function createTaskStore(records: TaskRecords, agent: string, onError: (e
   // reads see what is not written yet, until it is. A state the caller is shown as it happens (a
   // streamed task's first, every task's outcome) is written before the save returns: a task the
   // caller has seen must outlive a crash. A crash can lose the last milliseconds of the states in
-  // between, and a task left running is marked failed at the next start (failInterruptedTasks).
+  // between, and a task left running is marked failed once its runner is gone (failAbandonedTasks).
   const unwritten = new Map<string, Unwritten>();
   // Minted ids not saved yet, and whether the caller sees the task at once.
   const mintedIds = new Map<string, boolean>();
@@ -92,7 +93,7 @@ export function createTaskStore(records: TaskRecords, agent: string, onError: (e
   const neverWritten = new Set<string>();
   const write = async (held: Unwritten): Promise<void> => {
     const isNew = neverWritten.has(held.task.id);
-    await records.save(recordOf(held, agent), { isNew });
+    await records.save(recordOf(held, agent, runner), { isNew });
     neverWritten.delete(held.task.id);
   };
   let writing: Promise<void> = Promise.resolve();
@@ -165,21 +166,35 @@ export function createTaskStore(records: TaskRecords, agent: string, onError: (e
   };
 }
 
+export interface Recovery {
+  /** This process's lease name: it saves the failed states. */
+  runner: string;
+  now: number;
+  /** At startup, this process's own name: what its previous run left running is abandoned too. */
+  leftBy?: string;
+}
+
 /**
- * Marks failed every task a previous process left submitted or working: nothing will ever finish
- * them, and a client polling GetTask must not wait forever. Resolves to how many were marked.
+ * Marks failed every task left submitted or working by a process that is gone (its lease expired,
+ * or it is this process's previous run): nothing will ever finish them, and a client polling
+ * GetTask must not wait forever. A task another live process runs is left alone. Resolves to how
+ * many were marked.
  */
-export async function failInterruptedTasks(records: TaskRecords, now: Date = new Date()): Promise<number> {
-  const stale = await records.inStates(RUNNING_STATES.map((state) => taskStateToJSON(state)));
+export async function failAbandonedTasks(records: TaskRecords, { runner, now, leftBy }: Recovery): Promise<number> {
+  const stale = await records.abandoned(
+    RUNNING_STATES.map((state) => taskStateToJSON(state)),
+    now,
+    leftBy,
+  );
   for (const record of stale) {
     const task = taskOf(record);
-    const timestamp = now.toISOString();
+    const timestamp = new Date(now).toISOString();
     task.status = {
       state: TaskState.TASK_STATE_FAILED,
       timestamp,
       message: agentMessage(INTERRUPTED, task.id, task.contextId),
     };
-    await records.save({ ...record, state: taskStateToJSON(TaskState.TASK_STATE_FAILED), statusAt: timestamp, document: Task.toJSON(task) });
+    await records.save({ ...record, state: taskStateToJSON(TaskState.TASK_STATE_FAILED), statusAt: timestamp, document: Task.toJSON(task), runner });
   }
   return stale.length;
 }

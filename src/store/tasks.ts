@@ -15,6 +15,24 @@ export interface TaskRecord {
   statusAt: string;
   /** The whole task, as a JSON value. */
   document: unknown;
+  /**
+   * The process that saved this state (its lease holder name, see renewLease): a task it left
+   * submitted or working is still running while that lease lasts. '' for states saved before leases.
+   */
+  runner: string;
+}
+
+/** A webhook a caller registered for a task's updates (an A2A push notification config). */
+export interface PushConfigRecord {
+  agent: string;
+  owner: string;
+  taskId: string;
+  /** Unique within the task. */
+  id: string;
+  /** The A2A protocol version the config was registered over ('1.0', '0.3'): its deliveries take that body shape. */
+  wireVersion: string;
+  /** The whole config, as a JSON value. */
+  document: unknown;
 }
 
 /** Where a page starts: after this task in list order. */
@@ -50,6 +68,20 @@ export interface TaskRecords {
   save(task: TaskRecord, options?: { isNew?: boolean }): Promise<void>;
   get(agent: string, owner: string, id: string): Promise<TaskRecord | undefined>;
   list(query: TaskQuery): Promise<TaskPage>;
-  /** Every task, of any agent and owner, in one of these states: for recovery at startup. */
-  inStates(states: readonly string[]): Promise<TaskRecord[]>;
+  /**
+   * Tasks of any agent and owner, in one of `states`, that no live process runs: their runner holds
+   * no lease expiring after `now` (ms since the epoch), or their runner is `leftBy` (this process's
+   * own name, left behind by its previous run). For recovery, at startup and periodically.
+   */
+  abandoned(states: readonly string[], now: number, leftBy?: string): Promise<TaskRecord[]>;
+  /** Creates or extends `runner`'s lease until `expiresAt` (ms since the epoch): the heartbeat of a process running tasks. */
+  renewLease(runner: string, expiresAt: number): Promise<void>;
+  /** Ends `runner`'s lease (a clean shutdown): what it left running is abandoned at once. */
+  endLease(runner: string): Promise<void>;
+  /** Creates, or replaces, the task's push config with this id; resolves once it is durable. */
+  savePushConfig(config: PushConfigRecord): Promise<void>;
+  /** The task's push configs, in the order they were first saved; none of another agent or owner. */
+  pushConfigs(agent: string, owner: string, taskId: string): Promise<PushConfigRecord[]>;
+  /** Deletes the task's push config with this id, if there is one. */
+  deletePushConfig(agent: string, owner: string, taskId: string, id: string): Promise<void>;
 }

@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessionIdFor } from '../../src/a2a/executor.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
 import { clientFor, createGate, sendRequest, startServer, tempDbPath, textOf, type TestServer } from './fixtures.js';
 import { assistant } from './syndicates.js';
 
@@ -13,24 +14,35 @@ import { assistant } from './syndicates.js';
 const child = fileURLToPath(new URL('./fixtures/serve-until-killed.mjs', import.meta.url));
 const built = fileURLToPath(new URL('../../dist/a2a/serveA2a.js', import.meta.url));
 
-let proc: ChildProcess | undefined;
+const procs: ChildProcess[] = [];
 let server: TestServer | undefined;
+let watcher: SqliteStore | undefined;
 
 afterEach(async () => {
-  proc?.kill('SIGKILL');
+  for (const proc of procs.splice(0)) proc.kill('SIGKILL');
   await server?.stop();
-  proc = undefined;
+  await watcher?.close();
   server = undefined;
+  watcher = undefined;
 });
 
-function startChild(dbPath: string): Promise<string> {
+interface Child {
+  proc: ChildProcess;
+  url: string;
+  /** How many tasks it marked failed at startup. */
+  interrupted: number;
+}
+
+function startChild(dbPath: string, args: { port?: number; leaseMs?: number } = {}): Promise<Child> {
+  if (!existsSync(built)) throw new Error('dist/ is missing: run `npm run build` (npm test does) before this test');
   return new Promise((resolve, reject) => {
-    proc = spawn(process.execPath, [child, dbPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [child, dbPath, String(args.port ?? 0), ...(args.leaseMs ? [String(args.leaseMs)] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    procs.push(proc);
     let stderr = '';
     proc.stderr!.on('data', (chunk) => (stderr += chunk));
     proc.stdout!.on('data', (chunk: Buffer) => {
-      const match = /LISTENING (\S+)/.exec(chunk.toString());
-      if (match) resolve(match[1]!);
+      const match = /LISTENING (\S+) INTERRUPTED (\d+)/.exec(chunk.toString());
+      if (match) resolve({ proc, url: match[1]!, interrupted: Number(match[2]) });
     });
     proc.on('exit', () => reject(new Error(`the server process ended before listening: ${stderr}`)));
   });
@@ -43,33 +55,75 @@ function killed(process: ChildProcess): Promise<void> {
   });
 }
 
-describe('a server restarted with a task in flight', () => {
-  it('marks the task failed as interrupted, and the conversation continues on the new server', async () => {
-    if (!existsSync(built)) throw new Error('dist/ is missing: run `npm run build` (npm test does) before this test');
-    const dbPath = tempDbPath();
-    const url = await startChild(dbPath);
-    const first = await clientFor(url, 'JSONRPC');
-    const earlier = (await first.sendMessage(sendRequest('hello'))) as { contextId: string };
-    const stream = first.sendMessageStream(sendRequest('please wait', { contextId: earlier.contextId }));
-    const seen: StreamResponse[] = [];
-    for await (const event of stream) {
-      seen.push(event);
-      if (event.payload?.$case === 'statusUpdate' && textOf(event.payload.value.status?.message?.parts) === 'Using gate') break;
-    }
-    const task = seen[0]?.payload?.$case === 'task' ? seen[0].payload.value : undefined;
+/** Starts a turn that never ends on the server at `url`; resolves with its task once it is working. */
+async function startEndlessTask(url: string): Promise<Task> {
+  const client = await clientFor(url, 'JSONRPC');
+  const earlier = (await client.sendMessage(sendRequest('hello'))) as { contextId: string };
+  const seen: StreamResponse[] = [];
+  for await (const event of client.sendMessageStream(sendRequest('please wait', { contextId: earlier.contextId }))) {
+    seen.push(event);
+    if (event.payload?.$case === 'statusUpdate' && textOf(event.payload.value.status?.message?.parts) === 'Using gate') break;
+  }
+  const first = seen[0]?.payload;
+  if (first?.$case !== 'task') throw new Error('the stream did not start with the task');
+  return first.value;
+}
 
-    await killed(proc!);
-    server = await startServer(assistant(createGate().tool), { dbPath });
+/** Resolves once the task's working state is in the tasks table, where another process reads it. */
+async function storedWorking(dbPath: string, task: Task): Promise<void> {
+  watcher = openSqliteStore(dbPath);
+  const store = watcher;
+  await vi.waitFor(async () => expect((await store.tasks.get('assistant', 'local', task.id))?.state).toBe('TASK_STATE_WORKING'), { timeout: 10_000 });
+}
+
+describe('two servers on one database', () => {
+  it('leaves a task the other, live server is running alone', async () => {
+    const dbPath = tempDbPath();
+    const first = await startChild(dbPath);
+    const task = await startEndlessTask(first.url);
+    await storedWorking(dbPath, task);
+
+    const second = await startChild(dbPath);
+    const seenFromSecond = await (await clientFor(second.url, 'JSONRPC')).getTask({ tenant: '', id: task.id });
+
+    expect(second.interrupted).toBe(0);
+    expect(seenFromSecond.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+  });
+
+  it('marks failed a dead server\'s running task once its lease expires', async () => {
+    const dbPath = tempDbPath();
+    const first = await startChild(dbPath, { leaseMs: 600 });
+    const task = await startEndlessTask(first.url);
+    await storedWorking(dbPath, task);
+
+    await killed(first.proc);
+    server = await startServer(assistant(createGate().tool), { dbPath, leaseMs: 600 });
     const client = await clientFor(server.url, 'JSONRPC');
-    const after = await client.getTask({ tenant: '', id: task!.id });
-    await client.sendMessage(sendRequest('are you back?', { contextId: task!.contextId }));
+
+    await vi.waitFor(async () => expect((await client.getTask({ tenant: '', id: task.id })).status?.state).toBe(TaskState.TASK_STATE_FAILED), { timeout: 10_000 });
+    expect(textOf((await client.getTask({ tenant: '', id: task.id })).status?.message?.parts)).toContain('interrupted by restart');
+  });
+});
+
+describe('a server restarted with a task in flight', () => {
+  it('marks the task failed as interrupted at once when the server restarts on its address, and the conversation continues', async () => {
+    const dbPath = tempDbPath();
+    const first = await startChild(dbPath);
+    const task = await startEndlessTask(first.url);
+
+    await killed(first.proc);
+    // Its address, so its lease name: the lease it left is known to be dead without waiting for it to expire.
+    server = await startServer(assistant(createGate().tool), { dbPath, port: Number(new URL(first.url).port) });
+    const client = await clientFor(server.url, 'JSONRPC');
+    const after = await client.getTask({ tenant: '', id: task.id });
+    await client.sendMessage(sendRequest('are you back?', { contextId: task.contextId }));
 
     expect(server.interruptedTasks).toBe(1);
     expect(after.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(textOf(after.status?.message?.parts)).toContain('interrupted by restart');
-    const listed = await client.listTasks({ tenant: '', contextId: task!.contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 10, pageToken: '', statusTimestampAfter: undefined });
+    const listed = await client.listTasks({ tenant: '', contextId: task.contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 10, pageToken: '', statusTimestampAfter: undefined });
     expect(listed.tasks).toHaveLength(3);
-    const sessionId = sessionIdFor('assistant', { principal: 'local', userId: undefined }, task!.contextId);
+    const sessionId = sessionIdFor('assistant', { principal: 'local', userId: undefined }, task.contextId);
     const inputs = (await server.store.readEvents(sessionId)).flatMap(({ event }) => (event.type === 'turn-start' ? [event.input] : []));
     // The interrupted turn had committed nothing yet (events are committed at step boundaries).
     expect(inputs).toEqual(['hello', 'are you back?']);

@@ -39,9 +39,16 @@ function heldRecords() {
     async list() {
       return { tasks: [...saved.values()], total: saved.size };
     },
-    async inStates() {
+    async abandoned() {
       return [];
     },
+    async renewLease() {},
+    async endLease() {},
+    async savePushConfig() {},
+    async pushConfigs() {
+      return [];
+    },
+    async deletePushConfig() {},
   };
   const hold = (): void => {
     held = new Promise<void>((resolve) => (release = resolve));
@@ -53,7 +60,7 @@ describe('the A2A task store', () => {
   it('stores a streamed task whose id the SDK minted before its first save returns, without an owner check, and never looks it up', async () => {
     const { records, saves } = heldRecords();
     const options: Array<{ isNew?: boolean } | undefined> = [];
-    const store = createTaskStore({ ...records, save: (record, saveOptions) => (options.push(saveOptions), records.save(record)) }, 'echo');
+    const store = createTaskStore({ ...records, save: (record, saveOptions) => (options.push(saveOptions), records.save(record)) }, 'echo', 'this-process');
     store.minted('task-1', true);
 
     expect(await store.load('task-1', context)).toBeUndefined();
@@ -66,7 +73,7 @@ describe('the A2A task store', () => {
   it('holds back the first state of a task the caller only sees finished, and stores its outcome before that save returns', async () => {
     const { records, saves } = heldRecords();
     const options: Array<{ isNew?: boolean } | undefined> = [];
-    const store = createTaskStore({ ...records, save: (record, saveOptions) => (options.push(saveOptions), records.save(record)) }, 'echo');
+    const store = createTaskStore({ ...records, save: (record, saveOptions) => (options.push(saveOptions), records.save(record)) }, 'echo', 'this-process');
     store.minted('task-1', false);
 
     await store.save(taskIn(TaskState.TASK_STATE_WORKING), context);
@@ -81,7 +88,7 @@ describe('the A2A task store', () => {
 
   it('reads a saved task back before it is written', async () => {
     const { records } = heldRecords();
-    const store = createTaskStore(records, 'echo');
+    const store = createTaskStore(records, 'echo', 'this-process');
     await store.save(taskIn(TaskState.TASK_STATE_WORKING), context);
     expect((await store.load('task-1', context))?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
   });
@@ -89,7 +96,7 @@ describe('the A2A task store', () => {
   it('keeps a task readable while its write is still in progress', async () => {
     const { records, saves, hold, release } = heldRecords();
     hold();
-    const store = createTaskStore(records, 'echo');
+    const store = createTaskStore(records, 'echo', 'this-process');
     await store.save(taskIn(TaskState.TASK_STATE_WORKING), context);
     while (saves.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     expect((await store.load('task-1', context))?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
@@ -99,7 +106,7 @@ describe('the A2A task store', () => {
 
   it('writes only the latest of the states saved in one turn of the event loop', async () => {
     const { records, saves } = heldRecords();
-    const store = createTaskStore(records, 'echo');
+    const store = createTaskStore(records, 'echo', 'this-process');
     await store.save(taskIn(TaskState.TASK_STATE_SUBMITTED), context);
     await store.save(taskIn(TaskState.TASK_STATE_WORKING), context);
     await store.save(taskIn(TaskState.TASK_STATE_COMPLETED), context);
@@ -110,7 +117,7 @@ describe('the A2A task store', () => {
   it('writes a state saved while an earlier one was being written', async () => {
     const { records, saves, hold, release } = heldRecords();
     hold();
-    const store = createTaskStore(records, 'echo');
+    const store = createTaskStore(records, 'echo', 'this-process');
     await store.save(taskIn(TaskState.TASK_STATE_WORKING), context);
     while (saves.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const outcome = store.save(taskIn(TaskState.TASK_STATE_COMPLETED), context);
@@ -122,7 +129,7 @@ describe('the A2A task store', () => {
 
   it('does not let changes to a loaded task reach the task it holds', async () => {
     const { records } = heldRecords();
-    const store = createTaskStore(records, 'echo');
+    const store = createTaskStore(records, 'echo', 'this-process');
     await store.save(taskIn(TaskState.TASK_STATE_WORKING), context);
     const loaded = (await store.load('task-1', context))!;
     loaded.artifacts[0]!.parts = [...loaded.artifacts[0]!.parts, textPart('second')];
@@ -135,7 +142,7 @@ describe('the A2A task store', () => {
 
   it('does not let changes to a task after saving it reach the task it holds', async () => {
     const { records } = heldRecords();
-    const store = createTaskStore(records, 'echo');
+    const store = createTaskStore(records, 'echo', 'this-process');
     const task = taskIn(TaskState.TASK_STATE_COMPLETED);
     await store.save(task, context);
     task.history = [];

@@ -18,7 +18,7 @@ describeTaskRecordsConformance(
 
 /** What the child fixture saves, too (save-task-then-wait.mjs). */
 function task(id: string, owner: string): TaskRecord {
-  return { id, agent: 'a', owner, contextId: 'c', state: 'TASK_STATE_WORKING', statusAt: '2026-01-01T00:00:00.000Z', document: { id } };
+  return { id, agent: 'a', owner, contextId: 'c', state: 'TASK_STATE_WORKING', statusAt: '2026-01-01T00:00:00.000Z', document: { id }, runner: 'host/127.0.0.1:1' };
 }
 
 describe('SQLite task records', () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/store.js';
-import type { TaskRecord } from '../../src/store/tasks.js';
+import type { PushConfigRecord, TaskRecord } from '../../src/store/tasks.js';
 
 // The behaviour every TaskRecords implementation must show, written against the Store interface so
 // the PostgreSQL implementation runs it unchanged. Every test uses a fresh agent id, so tasks left
@@ -23,8 +23,25 @@ export function describeTaskRecordsConformance(name: string, open: () => Promise
       state: 'TASK_STATE_COMPLETED',
       statusAt: at(0),
       document: { id, note: 'the whole task' },
+      runner: 'host-a/127.0.0.1:4000',
       ...overrides,
     });
+    const pushConfig = (taskId: string, id: string, overrides: Partial<PushConfigRecord> = {}): PushConfigRecord => ({
+      agent,
+      owner: 'client',
+      taskId,
+      id,
+      wireVersion: '1.0',
+      document: { id, taskId, url: `https://hooks.example/${id}`, authentication: { scheme: 'Bearer', credentials: 'hook-secret' } },
+      ...overrides,
+    });
+    const RUNNING = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'];
+    // Lease times are ms since the epoch; tests pick them around a fixed now.
+    const NOW = Date.UTC(2026, 11, 1, 9, 0, 0);
+    // A runner name no other test uses, so leases left by earlier tests do no harm.
+    const runner = (name: string): string => `${name}-${agent}`;
+    const abandonedHere = async (now: number, leftBy?: string): Promise<string[]> =>
+      (await store.tasks.abandoned(RUNNING, now, leftBy)).filter((t) => t.agent === agent).map((t) => t.id);
 
     beforeEach(async () => {
       store = await open();
@@ -114,14 +131,109 @@ export function describeTaskRecordsConformance(name: string, open: () => Promise
       expect(page.tasks.map((t) => t.id)).toEqual(['boundary']);
     });
 
-    it('finds tasks of every agent and owner by state', async () => {
-      const running = task(randomUUID(), { state: 'TASK_STATE_WORKING', owner: 'client:bob' });
-      await store.tasks.save(running);
-      await store.tasks.save(task(randomUUID(), { state: 'TASK_STATE_COMPLETED' }));
+    it('keeps the runner a task state was saved by', async () => {
+      const saved = task(randomUUID(), { runner: runner('a') });
 
-      const found = await store.tasks.inStates(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
+      await store.tasks.save(saved);
+
+      expect((await store.tasks.get(agent, 'client', saved.id))?.runner).toBe(runner('a'));
+    });
+
+    it('finds running tasks of every agent and owner whose runner holds no lease, and no settled ones', async () => {
+      const running = task(randomUUID(), { state: 'TASK_STATE_WORKING', owner: 'client:bob', runner: runner('gone') });
+      await store.tasks.save(running);
+      await store.tasks.save(task(randomUUID(), { state: 'TASK_STATE_COMPLETED', runner: runner('gone') }));
+
+      const found = await store.tasks.abandoned(RUNNING, NOW);
 
       expect(found.filter((t) => t.agent === agent)).toEqual([running]);
+    });
+
+    it('leaves the running tasks of a runner whose lease has not expired', async () => {
+      await store.tasks.renewLease(runner('live'), NOW + 30_000);
+      await store.tasks.save(task('live-task', { state: 'TASK_STATE_WORKING', runner: runner('live') }));
+
+      expect(await abandonedHere(NOW)).toEqual([]);
+    });
+
+    it('finds the running tasks of a runner whose lease expired, or was ended', async () => {
+      await store.tasks.renewLease(runner('lapsed'), NOW - 1);
+      await store.tasks.renewLease(runner('ended'), NOW + 30_000);
+      await store.tasks.endLease(runner('ended'));
+      await store.tasks.save(task('lapsed-task', { state: 'TASK_STATE_SUBMITTED', statusAt: at(1), runner: runner('lapsed') }));
+      await store.tasks.save(task('ended-task', { state: 'TASK_STATE_WORKING', statusAt: at(2), runner: runner('ended') }));
+
+      expect(await abandonedHere(NOW)).toEqual(['lapsed-task', 'ended-task']);
+    });
+
+    it('counts a lease renewed later from its new expiry', async () => {
+      await store.tasks.renewLease(runner('renewed'), NOW - 1);
+      await store.tasks.renewLease(runner('renewed'), NOW + 30_000);
+      await store.tasks.save(task('renewed-task', { state: 'TASK_STATE_WORKING', runner: runner('renewed') }));
+
+      expect(await abandonedHere(NOW)).toEqual([]);
+      expect(await abandonedHere(NOW + 30_000)).toEqual(['renewed-task']);
+    });
+
+    it('finds the running tasks a runner left behind when that runner asks, though its lease is live', async () => {
+      await store.tasks.renewLease(runner('restarted'), NOW + 30_000);
+      await store.tasks.save(task('left-behind', { state: 'TASK_STATE_WORKING', runner: runner('restarted') }));
+
+      expect(await abandonedHere(NOW, runner('other'))).toEqual([]);
+      expect(await abandonedHere(NOW, runner('restarted'))).toEqual(['left-behind']);
+    });
+
+    it('returns a saved push config as it was saved, and lists a task\'s configs in the order first saved', async () => {
+      const taskId = randomUUID();
+      const second = pushConfig(taskId, 'hook-b', { wireVersion: '0.3' });
+      await store.tasks.savePushConfig(pushConfig(taskId, 'hook-a'));
+      await store.tasks.savePushConfig(second);
+
+      expect(await store.tasks.pushConfigs(agent, 'client', taskId)).toEqual([pushConfig(taskId, 'hook-a'), second]);
+    });
+
+    it('replaces a push config saved again under the same id, keeping its place', async () => {
+      const taskId = randomUUID();
+      await store.tasks.savePushConfig(pushConfig(taskId, 'hook-a'));
+      await store.tasks.savePushConfig(pushConfig(taskId, 'hook-b'));
+
+      await store.tasks.savePushConfig(pushConfig(taskId, 'hook-a', { document: { v: 2 } }));
+
+      expect((await store.tasks.pushConfigs(agent, 'client', taskId)).map((c) => [c.id, c.document])).toEqual([
+        ['hook-a', { v: 2 }],
+        ['hook-b', pushConfig(taskId, 'hook-b').document],
+      ]);
+    });
+
+    it('hides push configs from any other owner, agent or task', async () => {
+      const taskId = randomUUID();
+      await store.tasks.savePushConfig(pushConfig(taskId, 'hook-a'));
+
+      expect(await store.tasks.pushConfigs(agent, 'client:alice', taskId)).toEqual([]);
+      expect(await store.tasks.pushConfigs(`${agent}-other`, 'client', taskId)).toEqual([]);
+      expect(await store.tasks.pushConfigs(agent, 'client', randomUUID())).toEqual([]);
+    });
+
+    it('deletes one push config, and deletes nothing of another owner or for an unknown id', async () => {
+      const taskId = randomUUID();
+      await store.tasks.savePushConfig(pushConfig(taskId, 'hook-a'));
+      await store.tasks.savePushConfig(pushConfig(taskId, 'hook-b'));
+
+      await store.tasks.deletePushConfig(agent, 'client', taskId, 'hook-a');
+      await store.tasks.deletePushConfig(agent, 'client:alice', taskId, 'hook-b');
+      await store.tasks.deletePushConfig(agent, 'client', taskId, 'no-such-hook');
+
+      expect((await store.tasks.pushConfigs(agent, 'client', taskId)).map((c) => c.id)).toEqual(['hook-b']);
+    });
+
+    it('keeps push configs after the store is closed and opened again', async () => {
+      const taskId = randomUUID();
+      await store.tasks.savePushConfig(pushConfig(taskId, 'hook-a'));
+      await store.close();
+
+      store = await open();
+
+      expect(await store.tasks.pushConfigs(agent, 'client', taskId)).toEqual([pushConfig(taskId, 'hook-a')]);
     });
   });
 }

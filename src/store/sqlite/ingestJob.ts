@@ -29,12 +29,13 @@ const STATEMENTS = [
   // Task lines, in journal order, so the last state of a task saved twice wins. A task id held by
   // another agent or owner is left as it is (the saver checked; another process may have raced it).
   // They come in @tasks, apart from @batches: each statement over @batches parses all of it again.
-  `INSERT INTO a2a_tasks (id, agent, owner, context_id, state, status_at, document)
+  // A line journaled before task leases has no runner.
+  `INSERT INTO a2a_tasks (id, agent, owner, context_id, state, status_at, document, runner)
    SELECT value->'task'->>'id', value->'task'->>'agent', value->'task'->>'owner', value->'task'->>'contextId',
-          value->'task'->>'state', value->'task'->>'statusAt', value->'task'->'document'
+          value->'task'->>'state', value->'task'->>'statusAt', value->'task'->'document', coalesce(value->'task'->>'runner', '')
    FROM json_each(@tasks) WHERE true ORDER BY key
    ON CONFLICT (id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
-     status_at = excluded.status_at, document = excluded.document
+     status_at = excluded.status_at, document = excluded.document, runner = excluded.runner
    WHERE a2a_tasks.agent = excluded.agent AND a2a_tasks.owner = excluded.owner`,
   `SELECT json_group_array(DISTINCT line.value->'task'->>'id') AS refusedTasks
    FROM json_each(@tasks) AS line

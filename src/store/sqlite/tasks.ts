@@ -1,10 +1,12 @@
 import type Database from 'better-sqlite3';
-import type { TaskPage, TaskQuery, TaskRecord, TaskRecords } from '../tasks.js';
+import type { PushConfigRecord, TaskPage, TaskQuery, TaskRecord, TaskRecords } from '../tasks.js';
 
 /** A task as stored: its document serialised. */
 type TaskRow = Omit<TaskRecord, 'document'> & { document: string };
+type PushConfigRow = Omit<PushConfigRecord, 'document'> & { document: string };
 
-const COLUMNS = 'id, agent, owner, context_id AS contextId, state, status_at AS statusAt, document';
+const COLUMNS = 'id, agent, owner, context_id AS contextId, state, status_at AS statusAt, document, runner';
+const PUSH_COLUMNS = 'agent, owner, task_id AS taskId, id, wire_version AS wireVersion, document';
 
 // Optional filters are written as `(? IS NULL OR ...)` so one prepared statement serves every
 // combination; the (agent, owner, status_at, id) index still drives the scan.
@@ -27,7 +29,7 @@ interface QueryParams {
   limit: number;
 }
 
-function recordOf(row: TaskRow): TaskRecord {
+function recordOf<Row extends { document: string }>(row: Row): Omit<Row, 'document'> & { document: unknown } {
   const { document, ...rest } = row;
   return { ...rest, document: JSON.parse(document) as unknown };
 }
@@ -59,6 +61,22 @@ export function createSqliteTasks(db: Database.Database, tasks: TaskJournal): Ta
   const countMatching = db.prepare<[Omit<QueryParams, 'afterAt' | 'afterId' | 'limit'>], { total: number }>(
     `SELECT count(*) AS total FROM a2a_tasks WHERE ${FILTERS}`,
   );
+  // Leases and push configs are written here, on this thread's connection, each in a commit of its
+  // own: a lease once per heartbeat and a config once per client call, too rare to journal.
+  const upsertLease = db.prepare<[runner: string, expiresAt: number]>(
+    'INSERT INTO a2a_leases (runner, expires_at) VALUES (?, ?) ON CONFLICT (runner) DO UPDATE SET expires_at = excluded.expires_at',
+  );
+  const deleteLease = db.prepare<[runner: string]>('DELETE FROM a2a_leases WHERE runner = ?');
+  const upsertPushConfig = db.prepare<[PushConfigRow]>(
+    `INSERT INTO a2a_push_configs (agent, owner, task_id, id, wire_version, document) VALUES (@agent, @owner, @taskId, @id, @wireVersion, @document)
+     ON CONFLICT (agent, owner, task_id, id) DO UPDATE SET wire_version = excluded.wire_version, document = excluded.document`,
+  );
+  const selectPushConfigs = db.prepare<[agent: string, owner: string, taskId: string], PushConfigRow>(
+    `SELECT ${PUSH_COLUMNS} FROM a2a_push_configs WHERE agent = ? AND owner = ? AND task_id = ? ORDER BY rowid`,
+  );
+  const deleteOnePushConfig = db.prepare<[agent: string, owner: string, taskId: string, id: string]>(
+    'DELETE FROM a2a_push_configs WHERE agent = ? AND owner = ? AND task_id = ? AND id = ?',
+  );
 
   return {
     async save(task: TaskRecord, options?: { isNew?: boolean }): Promise<void> {
@@ -86,13 +104,32 @@ export function createSqliteTasks(db: Database.Database, tasks: TaskJournal): Ta
       const rows = selectPage.all({ ...filters, afterAt: query.after?.statusAt ?? null, afterId: query.after?.id ?? null, limit: query.limit });
       return { tasks: rows.map(recordOf), total: countMatching.get(filters)!.total };
     },
-    async inStates(states: readonly string[]): Promise<TaskRecord[]> {
+    async abandoned(states: readonly string[], now: number, leftBy?: string): Promise<TaskRecord[]> {
       if (states.length === 0) return [];
       await tasks.flush();
       const rows = db
-        .prepare<string[], TaskRow>(`SELECT ${COLUMNS} FROM a2a_tasks WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY status_at, id`)
-        .all(...states);
+        .prepare<unknown[], TaskRow>(
+          `SELECT ${COLUMNS} FROM a2a_tasks AS t WHERE state IN (${states.map(() => '?').join(', ')})
+           AND (runner = ? OR NOT EXISTS (SELECT 1 FROM a2a_leases AS l WHERE l.runner = t.runner AND l.expires_at > ?))
+           ORDER BY status_at, id`,
+        )
+        .all(...states, leftBy ?? null, now);
       return rows.map(recordOf);
+    },
+    async renewLease(runner: string, expiresAt: number): Promise<void> {
+      upsertLease.run(runner, expiresAt);
+    },
+    async endLease(runner: string): Promise<void> {
+      deleteLease.run(runner);
+    },
+    async savePushConfig(config: PushConfigRecord): Promise<void> {
+      upsertPushConfig.run({ ...config, document: JSON.stringify(config.document) });
+    },
+    async pushConfigs(agent: string, owner: string, taskId: string): Promise<PushConfigRecord[]> {
+      return selectPushConfigs.all(agent, owner, taskId).map(recordOf);
+    },
+    async deletePushConfig(agent: string, owner: string, taskId: string, id: string): Promise<void> {
+      deleteOnePushConfig.run(agent, owner, taskId, id);
     },
   };
 }
