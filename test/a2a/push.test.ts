@@ -121,6 +121,25 @@ describe.each(BINDINGS)('push notifications over %s', (binding) => {
   });
 });
 
+describe('push configurations across a restart', () => {
+  it('lists a configuration set before the server restarted, and delivers to it after', async () => {
+    webhook = await startWebhook();
+    const before = await startServer(assistant(createGate().tool), { env: LOOPBACK_WEBHOOKS });
+    const asked = (await (await clientFor(before.url, 'JSONRPC')).sendMessage(sendRequest('plan our offsite'))) as { id: string; contextId: string };
+    await (await clientFor(before.url, 'JSONRPC')).createTaskPushNotificationConfig(pushConfig(webhook.url, { taskId: asked.id, id: 'hook-1' }));
+    await before.stop();
+
+    server = await startServer(assistant(createGate().tool), { env: LOOPBACK_WEBHOOKS, dbPath: before.dbPath });
+    const client = await clientFor(server.url, 'HTTP+JSON');
+    const listed = await client.listTaskPushNotificationConfig({ tenant: '', taskId: asked.id, pageSize: 10, pageToken: '' });
+    await client.sendMessage(sendRequest('Lisbon', { taskId: asked.id, contextId: asked.contextId }));
+    const completed = await webhook.received('TASK_STATE_COMPLETED');
+
+    expect(listed.configs).toMatchObject([{ id: 'hook-1', taskId: asked.id, url: webhook.url }]);
+    expect(completed.headers.authorization).toBe('Bearer hook-secret');
+  });
+});
+
 describe('webhook addresses', () => {
   it('refuses a webhook on this machine unless private addresses are allowed', async () => {
     server = await startServer(assistant(createGate().tool));
