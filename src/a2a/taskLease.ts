@@ -30,7 +30,7 @@ export interface TaskLease {
 export interface TaskLeaseOptions {
   runner: string;
   leaseMs: number;
-  /** A heartbeat that failed (the store is unreachable): the lease may lapse. */
+  /** A heartbeat that failed (the store is unreachable: the lease may lapse), or that marked tasks failed. */
   warn: Warn;
 }
 
@@ -45,7 +45,8 @@ export async function holdTaskLease(records: TaskRecords, { runner, leaseMs, war
   const beat = async (): Promise<void> => {
     try {
       await records.renewLease(runner, Date.now() + leaseMs);
-      await failAbandonedTasks(records, { runner, now: Date.now() });
+      const failed = await failAbandonedTasks(records, { runner, now: Date.now() });
+      if (failed > 0) warn(`${failed} A2A task(s) left running by a server whose lease expired were marked failed.`);
     } catch (error) {
       warn(`warning: the A2A task lease of ${runner} could not be renewed: ${error instanceof Error ? error.message : String(error)}`);
     }

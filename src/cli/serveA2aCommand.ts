@@ -88,7 +88,7 @@ export async function serveA2aCommand(targets: string[], options: ServeA2aOption
         if (status === 'completed') track(rememberTurn(memories.get(request.agentId)!(request.silo), request.sessionId));
       },
     });
-    if (server.interruptedTasks > 0) process.stderr.write(`${server.interruptedTasks} task(s) left running by an earlier process were marked failed.\n`);
+    if (server.interruptedTasks > 0) process.stderr.write(`${server.interruptedTasks} task(s) left running by a server that has stopped were marked failed.\n`);
     process.stdout.write(`Serving A2A at ${server.url}${env.A2A_SERVER_SECRET ? ' (bearer token required)' : ''}\n`);
     for (const agent of server.agents) process.stdout.write(`  ${agent.name}: ${agent.cardUrl}\n`);
     for (const agent of server.moreAgents) process.stdout.write(`  ${memorySyndicate?.name} memory: ${agent.cardUrl}\n`);
