@@ -1,4 +1,4 @@
-import { LineCounter, isAlias, isMap, isNode, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
+import { LineCounter, isAlias, isCollection, isMap, isNode, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { Anchor, Path } from './problem.js';
 
 export interface Position {
@@ -37,7 +37,7 @@ export function parseYaml(text: string): YamlSource {
     ...doc.warnings
       .filter((warning) => warning.code === 'TAG_RESOLVE_FAILED')
       .map((warning) => ({ ...position(warning.pos[0]), message: `tag ${shownTag(warning.message)} is not supported: use plain text, numbers, true/false, null, lists and mappings` })),
-    ...aliasErrors(doc).map(({ offset, message }) => ({ ...position(offset), message })),
+    ...structureErrors(doc).map(({ offset, message }) => ({ ...position(offset), message })),
   ];
   let data: unknown;
   if (syntaxErrors.length === 0) {
@@ -61,11 +61,17 @@ function shownTag(message: string): string {
   return message.replace(/^Unresolved tag: /, '').replace(/^tag:yaml\.org,2002:/, '!!');
 }
 
-/** Aliases with no anchor before them, and aliases inside the node they name (data that contains itself). */
-function aliasErrors(doc: Document): { offset: number; message: string }[] {
+/**
+ * Aliases with no anchor before them, aliases inside the node they name (data that contains
+ * itself), and lists or mappings as mapping keys (which plain data turns into "[object Object]").
+ */
+function structureErrors(doc: Document): { offset: number; message: string }[] {
   const anchors = new Map<string, Node>();
   const errors: { offset: number; message: string }[] = [];
   visit(doc, {
+    Pair: (_key, pair) => {
+      if (isCollection(pair.key)) errors.push({ offset: pair.key.range?.[0] ?? 0, message: 'a mapping key must be text or a number, not a list or a mapping' });
+    },
     Node: (_key, node, path) => {
       if (!isAlias(node)) {
         if (node.anchor) anchors.set(node.anchor, node);

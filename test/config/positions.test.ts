@@ -103,6 +103,14 @@ describe('issue positions', () => {
     ]);
   });
 
+  it('refuses a list or a mapping used as a mapping key', () => {
+    const dir = writeFixture({ 'key.yaml': syndicateYaml({ orchestrator: ['  generateContentConfig: { ? [a, b] : 1 }'] }) });
+
+    expect(issuesOf(path.join(dir, 'key.yaml'))).toMatchObject([
+      { line: 6, column: 30, message: 'invalid YAML: a mapping key must be text or a number, not a list or a mapping' },
+    ]);
+  });
+
   it.each([
     ['!!set', '{ a, b }'],
     ['!!omap', '[ a: 1 ]'],
