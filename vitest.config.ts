@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    globalSetup: ['test/support/runTmp.ts'],
+    setupFiles: ['test/support/perFileTmp.ts'],
   },
 });

@@ -4,6 +4,7 @@ import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import { runTurn, type RunTurnOptions } from '../runtime/runTurn.js';
 import type { TurnObserver, TurnStatus } from '../core/events.js';
 import { openQuestion } from '../runtime/sessionHistory.js';
+import { scopedSessionId } from '../runtime/sessionScope.js';
 import type { Store } from '../store/store.js';
 import { callerOfUser, ownerOf, siloOf, type Caller } from './caller.js';
 import { agentMessage, inputTextOf } from './messages.js';
@@ -54,7 +55,7 @@ const NO_INPUT = 'The message has no text: send the request as a text part (or a
  * user's session. Context ids without them (the UUIDs the SDK mints) keep their session ids.
  */
 export function sessionIdFor(agentId: string, caller: Caller, contextId: string): string {
-  return `a2a:${agentId}:${ownerOf(caller)}:${contextId.replaceAll('%', '%25').replaceAll(':', '%3A')}`;
+  return scopedSessionId(`a2a:${agentId}:${ownerOf(caller)}`, contextId);
 }
 
 export function publishStatus(bus: ExecutionEventBus, taskId: string, contextId: string, state: TaskState, text?: string): void {

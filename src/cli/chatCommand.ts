@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { ExitCode } from './exitCodes.js';
+import { outputClosed } from './outputClosed.js';
 import { playTurn } from './playTurn.js';
 import { NOTHING_STORED, storedNote } from './sessionNotes.js';
 import type { TurnCommandOptions } from './options.js';
@@ -39,8 +40,11 @@ export async function chatCommand(target: string, options: TurnCommandOptions): 
     exitCode = ExitCode.cancelled;
     rl.close();
   };
+  // Nobody reads the answers once the output is closed: the turn is cancelled and the chat ends.
+  const onOutputClosed = (): void => rl.close();
   rl.on('SIGINT', onInterrupt);
   process.on('SIGINT', onInterrupt);
+  outputClosed.addEventListener('abort', onOutputClosed, { once: true });
   if (!json) process.stdout.write(banner(session));
   try {
     if (interactive) rl.prompt();
@@ -52,7 +56,8 @@ export async function chatCommand(target: string, options: TurnCommandOptions): 
       if (input !== '') {
         running = new AbortController();
         turns++;
-        await playTurn(session.syndicate, session.turnOptions(input, running.signal), session.printer, session.spinner);
+        const signal = AbortSignal.any([running.signal, outputClosed]);
+        await playTurn(session.syndicate, session.turnOptions(input, signal), session.printer, session.spinner);
         running = undefined;
         if (!json) process.stdout.write('\n');
       }
@@ -61,6 +66,7 @@ export async function chatCommand(target: string, options: TurnCommandOptions): 
   } finally {
     rl.close();
     process.off('SIGINT', onInterrupt);
+    outputClosed.removeEventListener('abort', onOutputClosed);
     const notes = json ? process.stderr : process.stdout;
     if (turns > 0) notes.write(`${interactive ? '\n' : ''}${farewell(session)}\n`);
     // The session ends here (exit, Ctrl-D, Ctrl-C at the prompt): its turns are remembered now.

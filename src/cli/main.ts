@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { loadDotEnv } from '../models/loadDotEnv.js';
+import { outputClosed, watchOutput } from './outputClosed.js';
 import { buildProgram } from './program.js';
 import { reportError } from './reportError.js';
 
@@ -17,14 +18,12 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-// A reader that stops early (`syndicate sessions show x | head`) is not an error: stop quietly.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(0);
-  throw error;
-});
+watchOutput(process.stdout);
+watchOutput(process.stderr);
 
 const code = await main(process.argv);
 // Exit explicitly: an idle keep-alive socket of a model provider must not hold the process open,
 // but only after piped output has been flushed.
 await Promise.all([drain(process.stdout), drain(process.stderr)]);
-process.exit(code);
+// A reader that stops early (`syndicate sessions show x | head`) is not an error: stop quietly.
+process.exit(outputClosed.aborted ? 0 : code);

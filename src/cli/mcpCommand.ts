@@ -72,6 +72,7 @@ export async function mcpCommand(targets: string[], options: McpCommandOptions, 
     for (const syndicate of syndicates) memories.set(syndicate, await openLongTermMemory(syndicate, database, dbPath));
     const factory = syndicateServerFactory({
       version,
+      caller: address === undefined ? 'stdio' : 'http',
       syndicates: syndicates.map((syndicate) => recorded(syndicate, database!, tracing, work, memories.get(syndicate))),
       // The "shared memory node": other agents and editors read and write the memory this syndicate's agents use.
       toolsFor: (syndicate) => {

@@ -1,5 +1,6 @@
 import type { TurnStatus } from '../core/events.js';
 import { ExitCode } from './exitCodes.js';
+import { outputClosed } from './outputClosed.js';
 import { playTurn } from './playTurn.js';
 import { NOTHING_STORED, storedNote } from './sessionNotes.js';
 import type { TurnCommandOptions } from './options.js';
@@ -33,7 +34,9 @@ export async function runCommand(target: string, message: string, options: TurnC
   };
   process.on('SIGINT', onInterrupt);
   try {
-    const status = await playTurn(session.syndicate, session.turnOptions(message, controller.signal), session.printer, session.spinner);
+    // Nobody reads the answer once the output is closed: the turn is cancelled as by Ctrl-C.
+    const signal = AbortSignal.any([controller.signal, outputClosed]);
+    const status = await playTurn(session.syndicate, session.turnOptions(message, signal), session.printer, session.spinner);
     printStorage(session);
     // A one-shot run is a whole session: it is remembered now, even after a cancelled turn.
     printNote(session, await session.remember());

@@ -4,6 +4,7 @@ import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import type { TurnMemory } from '../memory/turnMemory.js';
 import type { TurnObserver } from '../core/events.js';
 import { runTurn } from '../runtime/runTurn.js';
+import { scopedSessionId } from '../runtime/sessionScope.js';
 import type { Store } from '../store/store.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import { progressOf } from './toolAdapter.js';
@@ -70,29 +71,49 @@ function describe(syndicate: CompiledSyndicate): string {
   return `Ask the ${syndicate.name} syndicate.${about} Runs a full turn of its agents and reports their steps as progress. ${memory}`;
 }
 
-async function sessionFor(served: ServedSyndicate, requested: string | undefined): Promise<string | undefined> {
+/**
+ * Who calls the MCP face: the client that launched the stdio server, or whoever passes the HTTP
+ * server's guards (its bearer token, or loopback when none is set). Each keeps its own sessions.
+ */
+export type McpCaller = 'stdio' | 'http';
+
+/** Where the conversation an MCP caller names `sessionId` is stored: in the MCP face's namespace, never another face's (see sessionScope.ts). */
+export function mcpSessionIdFor(caller: McpCaller, sessionId: string): string {
+  return scopedSessionId(`mcp:${caller}`, sessionId);
+}
+
+interface CallSession {
+  /** What the caller sees and passes back. */
+  shown: string;
+  /** The session in the store. */
+  stored: string;
+}
+
+async function sessionFor(served: ServedSyndicate, caller: McpCaller, requested: string | undefined): Promise<CallSession | undefined> {
   const { syndicate, store } = served;
   if (store === undefined) {
     if (requested !== undefined) throw new Error(`${syndicate.name} keeps no sessions (memory_system: internal-only): call it without session_id`);
     return undefined;
   }
-  if (requested === undefined) return randomUUID();
-  const existing = await store.getSession(requested);
+  const shown = requested ?? randomUUID();
+  const stored = mcpSessionIdFor(caller, shown);
+  const existing = await store.getSession(stored);
   // Continuing another syndicate's session would feed this one a conversation it never had.
   if (existing !== undefined && existing.syndicate !== syndicate.name) {
-    throw new Error(`session ${requested} belongs to the syndicate '${existing.syndicate}', not '${syndicate.name}': omit session_id to start a new one`);
+    throw new Error(`session ${shown} belongs to the syndicate '${existing.syndicate}', not '${syndicate.name}': omit session_id to start a new one`);
   }
-  return requested;
+  return { shown, stored };
 }
 
-export function askTool(served: ServedSyndicate): Tool<AskInput, AskAnswer> {
+export function askTool(served: ServedSyndicate, caller: McpCaller): Tool<AskInput, AskAnswer> {
   const { syndicate, store } = served;
   return defineTool({
     name: askToolName(syndicate.name),
     description: describe(syndicate),
     inputSchema: askInput,
     async execute(input, ctx) {
-      const sessionId = await sessionFor(served, input.session_id);
+      const session = await sessionFor(served, caller, input.session_id);
+      const sessionId = session?.stored;
       const recording = served.recordingFor?.(sessionId ?? null);
       const progress = progressOf(ctx);
       // The turn stops when the caller cancels, and also when progress can no longer be sent
@@ -115,8 +136,9 @@ export function askTool(served: ServedSyndicate): Tool<AskInput, AskAnswer> {
         await recording?.settled();
       }
       if (answer === undefined) throw new Error(failure);
-      if (sessionId !== undefined) served.afterTurn?.(sessionId);
-      return sessionId === undefined ? { answer } : { answer, session_id: sessionId };
+      if (session === undefined) return { answer };
+      served.afterTurn?.(session.stored);
+      return { answer, session_id: session.shown };
     },
   });
 }

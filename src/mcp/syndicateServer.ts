@@ -1,7 +1,7 @@
 import { McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import type { AnyTool } from '../core/tool.js';
-import { ASK_PREFIX, askTool, type ServedSyndicate } from './askTool.js';
+import { ASK_PREFIX, askTool, type McpCaller, type ServedSyndicate } from './askTool.js';
 import { registerTool } from './toolAdapter.js';
 
 // Syndicate as an MCP server: one `ask_<syndicate>` tool per syndicate, plus any tools the
@@ -9,6 +9,8 @@ import { registerTool } from './toolAdapter.js';
 
 export interface SyndicateServerOptions {
   syndicates: readonly ServedSyndicate[];
+  /** The transport served: sessions are kept apart per caller. */
+  caller: McpCaller;
   /** Extra tools served next to a syndicate's ask tool, e.g. its memory tools bound to its silo. */
   toolsFor?(syndicate: CompiledSyndicate): readonly AnyTool[];
   /** Reported as serverInfo.version. */
@@ -31,7 +33,7 @@ export function syndicateServerTools(options: SyndicateServerOptions): AnyTool[]
   const prefixed = options.syndicates.length > 1;
   for (const served of options.syndicates) {
     const owner = served.syndicate.name;
-    const ask = askTool(served);
+    const ask = askTool(served, options.caller);
     const extra = (options.toolsFor?.(served.syndicate) ?? []).map((tool) => (prefixed ? { ...tool, name: `${extraToolPrefix(ask.name)}${tool.name}` } : tool));
     for (const tool of [ask, ...extra]) {
       const taken = tools.get(tool.name);

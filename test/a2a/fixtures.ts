@@ -1,6 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scratchDir } from '../support/scratchDir.js';
 import { Role, type Message, type SendMessageRequest, type StreamResponse } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { z } from 'zod';
@@ -15,7 +14,7 @@ export type Binding = 'JSONRPC' | 'HTTP+JSON';
 export const BINDINGS: readonly Binding[] = ['JSONRPC', 'HTTP+JSON'];
 
 export function tempDbPath(): string {
-  return join(mkdtempSync(join(tmpdir(), 'syndicate-a2a-')), 'test.db');
+  return join(scratchDir('a2a'), 'test.db');
 }
 
 /** A tool that holds the turn until the test releases it, or the turn is cancelled. */

@@ -76,6 +76,22 @@ describe('syndicate validate', () => {
     expect(result.stdout).toContain('Unknown model "gtp-4.1-mini" for agent \'Boss\'');
   });
 
+  it('reports an unresolved alias, an alias bomb and a !!set each at its file:line:col and goes on to the next file', async () => {
+    const bomb = ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (const [from, to] of [['a', 'b'], ['b', 'c'], ['c', 'd'], ['d', 'e'], ['e', 'f'], ['f', 'g']] as const) bomb.push(`${to}: &${to} [${Array(9).fill(`*${from}`).join(', ')}]`);
+    writeFileSync(join(dir.path, 'alias.yaml'), 'syndicate_name: *nowhere\n');
+    writeFileSync(join(dir.path, 'bomb.yaml'), `${bomb.join('\n')}\n`);
+    writeFileSync(join(dir.path, 'set.yaml'), 'syndicate_name: "Set"\nsubagents: !!set { a }\n');
+
+    const result = await runCli(['validate', 'alias.yaml', 'bomb.yaml', 'set.yaml', 'council'], { home: dir.path });
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('error  alias.yaml\nalias.yaml:1:17 invalid YAML: unresolved alias *nowhere');
+    expect(result.stdout).toContain('error  bomb.yaml\nbomb.yaml:2:8 invalid YAML: aliases expand too far');
+    expect(result.stdout).toContain('error  set.yaml\nset.yaml:2:12 invalid YAML: tag !!set is not supported');
+    expect(result.stdout).toMatch(/ok {2}council\n$/);
+  });
+
   it('reports a file that does not exist as invalid', async () => {
     const result = await runCli(['validate', 'missing.yaml'], { home: dir.path });
     expect(result.code).toBe(1);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SyndicateConfigError, loadSyndicate } from '../../src/config/index.js';
-import { issuesOf, removeFixtures, writeFixture } from './fixtures.js';
+import { issuesOf, removeFixtures, syndicateYaml, writeFixture } from './fixtures.js';
 
 afterEach(removeFixtures);
 
@@ -69,6 +69,59 @@ describe('issue positions', () => {
 
     expect(issues).toEqual([
       { file: path.join(dir, 'syntax.yaml'), line: 3, column: 9, path: '', message: 'invalid YAML: Nested mappings are not allowed in compact mappings' },
+    ]);
+  });
+
+  it('reports an alias with no anchor before it at the alias', () => {
+    const dir = writeFixture({ 'alias.yaml': syndicateYaml({ orchestrator: ['  description: *nowhere'] }) });
+
+    const issues = issuesOf(path.join(dir, 'alias.yaml'));
+
+    expect(issues).toEqual([
+      { file: path.join(dir, 'alias.yaml'), line: 6, column: 16, path: '', message: 'invalid YAML: unresolved alias *nowhere: set the anchor &nowhere before the alias' },
+    ]);
+  });
+
+  it('refuses an alias bomb (billion laughs) before expanding it, at its first alias', () => {
+    const levels = ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (const [from, to] of [['a', 'b'], ['b', 'c'], ['c', 'd'], ['d', 'e'], ['e', 'f'], ['f', 'g'], ['g', 'h'], ['h', 'i']] as const) {
+      levels.push(`${to}: &${to} [${Array(9).fill(`*${from}`).join(', ')}]`);
+    }
+    const dir = writeFixture({ 'bomb.yaml': syndicateYaml({ extra: ['variables:', ...levels.map((line) => `  ${line}`)] }) });
+
+    const [issue, ...rest] = issuesOf(path.join(dir, 'bomb.yaml'));
+
+    expect(rest).toEqual([]);
+    expect(issue).toMatchObject({ line: 4, column: 10, message: expect.stringMatching(/^invalid YAML: aliases expand too far \(over 100 uses/) });
+  });
+
+  it('refuses an alias inside the node it names', () => {
+    const dir = writeFixture({ 'loop.yaml': syndicateYaml({ orchestrator: ['  generateContentConfig: &config { stopSequences: *config }'] }) });
+
+    expect(issuesOf(path.join(dir, 'loop.yaml'))).toMatchObject([
+      { line: 6, column: 51, message: 'invalid YAML: alias *config is inside the node it names, so the data would contain itself' },
+    ]);
+  });
+
+  it('refuses a list or a mapping used as a mapping key', () => {
+    const dir = writeFixture({ 'key.yaml': syndicateYaml({ orchestrator: ['  generateContentConfig: { ? [a, b] : 1 }'] }) });
+
+    expect(issuesOf(path.join(dir, 'key.yaml'))).toMatchObject([
+      { line: 6, column: 30, message: 'invalid YAML: a mapping key must be text or a number, not a list or a mapping' },
+    ]);
+  });
+
+  it.each([
+    ['!!set', '{ a, b }'],
+    ['!!omap', '[ a: 1 ]'],
+    ['!!binary', 'aGk='],
+    ['!!timestamp', '2001-12-14'],
+    ['!custom', 'x'],
+  ])('refuses the tag %s at its position, even in a YAML 1.1 file', (tag, value) => {
+    const dir = writeFixture({ 'tagged.yaml': `%YAML 1.1\n---\n${syndicateYaml({ orchestrator: [`  generateContentConfig: ${tag} ${value}`] })}` });
+
+    expect(issuesOf(path.join(dir, 'tagged.yaml'))).toMatchObject([
+      { line: 8, column: 26, message: `invalid YAML: tag ${tag} is not supported: use plain text, numbers, true/false, null, lists and mappings` },
     ]);
   });
 

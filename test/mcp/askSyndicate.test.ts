@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
+import { mcpSessionIdFor } from '../../src/mcp/askTool.js';
 import type { McpHttpServer } from '../../src/mcp/http/serveHttp.js';
 import { clerk, connectHttp, keyless, serveSyndicates, served, tempStore, textOf, type Era, type TestStore } from './fixtures.js';
 
@@ -47,7 +48,7 @@ describe.each<Era>(['legacy', 'auto'])('ask_<syndicate> over Streamable HTTP (cl
     const answer = result.structuredContent as { answer: string; session_id: string };
     expect(answer.answer).toBe('The sum is 5.');
     expect(JSON.parse(textOf(result))).toEqual(answer);
-    const stored = await db.store.getSession(answer.session_id);
+    const stored = await db.store.getSession(mcpSessionIdFor('http', answer.session_id));
     expect(stored?.syndicate).toBe('Clerk');
   });
 
@@ -68,7 +69,7 @@ describe.each<Era>(['legacy', 'auto'])('ask_<syndicate> over Streamable HTTP (cl
     const second = await mcp.callTool({ name: 'ask_clerk', arguments: { message: 'And once more, sum them', session_id } });
 
     expect((second.structuredContent as { session_id: string }).session_id).toBe(session_id);
-    const inputs = (await db.store.readEvents(session_id)).flatMap(({ event }) => (event.type === 'turn-start' ? [event.input] : []));
+    const inputs = (await db.store.readEvents(mcpSessionIdFor('http', session_id))).flatMap(({ event }) => (event.type === 'turn-start' ? [event.input] : []));
     expect(inputs).toEqual(['Please sum two and three', 'And once more, sum them']);
   });
 
@@ -85,7 +86,7 @@ describe.each<Era>(['legacy', 'auto'])('ask_<syndicate> over Streamable HTTP (cl
 
     await expect(call).rejects.toThrow(/abort/i);
     await toolAborted;
-    await expect.poll(async () => (await db.store.readEvents('cancel-me')).map(({ event }) => event).find((event) => event.type === 'turn-end')).toMatchObject({ status: 'cancelled' });
+    await expect.poll(async () => (await db.store.readEvents(mcpSessionIdFor('http', 'cancel-me'))).map(({ event }) => event).find((event) => event.type === 'turn-end')).toMatchObject({ status: 'cancelled' });
   });
 });
 
@@ -114,7 +115,7 @@ describe('ask_<syndicate> errors come back as MCP tool errors', () => {
   });
 
   it('refuses a session that belongs to another syndicate', async () => {
-    await db.store.openSession('someone-elses', 'Council');
+    await db.store.openSession(mcpSessionIdFor('http', 'someone-elses'), 'Council');
 
     const result = await client.callTool({ name: 'ask_clerk', arguments: { message: 'sum', session_id: 'someone-elses' } });
 

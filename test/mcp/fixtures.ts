@@ -81,7 +81,7 @@ export function served(syndicate: CompiledSyndicate, store: Store): ServedSyndic
 }
 
 export function serveSyndicates(syndicates: readonly ServedSyndicate[], options: Partial<McpHttpOptions> = {}): Promise<McpHttpServer> {
-  return serveMcpHttp(syndicateServerFactory({ syndicates, version: '0.0.0-test' }), { host: '127.0.0.1', port: 0, ...options });
+  return serveMcpHttp(syndicateServerFactory({ syndicates, version: '0.0.0-test', caller: 'http' }), { host: '127.0.0.1', port: 0, ...options });
 }
 
 export async function connectHttp(url: string, era: Era = 'legacy', headers: Record<string, string> = {}): Promise<Client> {

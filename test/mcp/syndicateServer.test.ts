@@ -27,7 +27,7 @@ describe('extra tools served next to ask_<syndicate>', () => {
   });
 
   it('keeps their own names when one syndicate is served', () => {
-    const tools = syndicateServerTools({ version: '0', syndicates: [{ syndicate: clerk(), store: undefined }], toolsFor: (s) => [whichSilo(s)] });
+    const tools = syndicateServerTools({ version: '0', caller: 'http', syndicates: [{ syndicate: clerk(), store: undefined }], toolsFor: (s) => [whichSilo(s)] });
 
     expect(tools.map((tool) => tool.name)).toEqual(['ask_clerk', 'which_silo']);
   });
@@ -35,7 +35,7 @@ describe('extra tools served next to ask_<syndicate>', () => {
   it("prefixes each syndicate's extra tools with its name when several are served", () => {
     const syndicates = [clerk({ name: 'Council' }), clerk({ name: 'Triage Desk' })].map((syndicate) => ({ syndicate, store: undefined }));
 
-    const tools = syndicateServerTools({ version: '0', syndicates, toolsFor: (s) => [whichSilo(s)] });
+    const tools = syndicateServerTools({ version: '0', caller: 'http', syndicates, toolsFor: (s) => [whichSilo(s)] });
 
     expect(tools.map((tool) => tool.name)).toEqual(['ask_council', 'council_which_silo', 'ask_triage_desk', 'triage_desk_which_silo']);
   });
@@ -43,12 +43,12 @@ describe('extra tools served next to ask_<syndicate>', () => {
   it('refuses two syndicates that would serve the same tool name', () => {
     const syndicates = [clerk({ name: 'Clerk' }), clerk({ name: 'clerk' })].map((syndicate) => ({ syndicate, store: undefined }));
 
-    expect(() => syndicateServerTools({ version: '0', syndicates })).toThrow("the syndicates 'Clerk' and 'clerk' would both serve a tool named 'ask_clerk'");
+    expect(() => syndicateServerTools({ version: '0', caller: 'http', syndicates })).toThrow("the syndicates 'Clerk' and 'clerk' would both serve a tool named 'ask_clerk'");
   });
 
   it('calls an extra tool bound to its own syndicate through MCP', async () => {
     const syndicates = [clerk({ name: 'Council' }), clerk({ name: 'Triage' })].map((syndicate) => ({ syndicate, store: undefined }));
-    server = await serveMcpHttp(syndicateServerFactory({ version: '0', syndicates, toolsFor: (s) => [whichSilo(s)] }), { host: '127.0.0.1', port: 0 });
+    server = await serveMcpHttp(syndicateServerFactory({ version: '0', caller: 'http', syndicates, toolsFor: (s) => [whichSilo(s)] }), { host: '127.0.0.1', port: 0 });
     const client = await connectHttp(server.url, 'auto');
 
     const result = await client.callTool({ name: 'triage_which_silo', arguments: { user: 'ada' } });

@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '../support/scratchDir.js';
 import { describe, expect, it } from 'vitest';
 import { loadDotEnv } from '../../src/models/loadDotEnv.js';
 
 function dirWithEnv(content: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'dotenv-'));
+  const dir = scratchDir('dotenv');
   writeFileSync(join(dir, '.env'), content);
   return dir;
 }
@@ -30,7 +30,7 @@ describe('loadDotEnv', () => {
 
   it('does nothing when there is no .env file', () => {
     const env: NodeJS.ProcessEnv = {};
-    expect(loadDotEnv(mkdtempSync(join(tmpdir(), 'dotenv-')), env)).toBeUndefined();
+    expect(loadDotEnv(scratchDir('dotenv'), env)).toBeUndefined();
     expect(env).toEqual({});
   });
 });

@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '../support/scratchDir.js';
 import { describe, expect, it } from 'vitest';
 import { ModelConfigError } from '../../src/models/errors.js';
 import { loadScriptFile } from '../../src/models/scripted/loadScriptFile.js';
 
 function scriptFile(name: string, content: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'script-')), name);
+  const path = join(scratchDir('script'), name);
   writeFileSync(path, content);
   return path;
 }

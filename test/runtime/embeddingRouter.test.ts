@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '../support/scratchDir.js';
 import { describe, expect, it } from 'vitest';
 import { loadSyndicate } from '../../src/config/loadSyndicate.js';
 import type { AgentDefinition } from '../../src/config/definition.js';
@@ -59,7 +59,7 @@ describe('plan-dispatch by embedding similarity', () => {
 
   it('routes the triage example offline with the built-in local embedder when its file says classifier: embedding', async () => {
     const example = readFileSync(join(import.meta.dirname, '../../examples/triage.yaml'), 'utf8');
-    const file = join(mkdtempSync(join(tmpdir(), 'syndicate-router-')), 'triage.yaml');
+    const file = join(scratchDir('router'), 'triage.yaml');
     writeFileSync(file, example.replace('default_route: "General"', 'default_route: "General"\n  classifier: embedding'));
 
     const events = await collect(compileSyndicate(loadSyndicate(file), { offline: true }), {

@@ -1,6 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scratchDir } from '../support/scratchDir.js';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { defineAgent, defineSyndicate } from '../../src/config/define.js';
 import type { AgentDefinition, SyndicateDefinition } from '../../src/config/definition.js';
@@ -39,7 +38,7 @@ export function turnEnd(events: readonly TurnEvent[]): TurnEventOf<'turn-end'> {
 }
 
 export function tempDbPath(): string {
-  return join(mkdtempSync(join(tmpdir(), 'syndicate-runtime-')), 'test.db');
+  return join(scratchDir('runtime'), 'test.db');
 }
 
 export interface ModelCall {

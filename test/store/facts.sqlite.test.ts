@@ -1,21 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scratchDir } from '../support/scratchDir.js';
 import Database from 'better-sqlite3';
 import { load as loadSqliteVec } from 'sqlite-vec';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { NewFact } from '../../src/store/facts.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
 import { fakeEmbedder } from '../memory/fakeEmbedder.js';
 import { describeFactStoreConformance } from './factsConformance.js';
 
-const dir = await mkdtemp(join(tmpdir(), 'syndicate-facts-'));
+// Removed when the file ends: the conformance suite and the tests below share it.
+const dir = scratchDir('facts');
 
 describeFactStoreConformance(
   'sqlite',
   async () => openSqliteStore(join(dir, 'facts.db')),
-  () => rm(dir, { recursive: true, force: true }),
 );
 
 // The SQLite store keeps each silo's binary codes in memory for the first pass of a vector search:
@@ -33,8 +32,6 @@ describe('SQLite fact vectors', () => {
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((store) => store.close()));
   });
-
-  afterAll(() => rm(dir, { recursive: true, force: true }));
 
   const freshPath = (): string => join(dir, `vectors-${randomUUID()}.db`);
   const fact = async (text: string, overrides: Partial<NewFact> = {}): Promise<NewFact> => ({

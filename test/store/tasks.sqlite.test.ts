@@ -1,19 +1,18 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scratchDir } from '../support/scratchDir.js';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { TaskRecord } from '../../src/store/tasks.js';
 import { describeTaskRecordsConformance } from './tasksConformance.js';
 
-const dir = await mkdtemp(join(tmpdir(), 'syndicate-tasks-'));
+// Removed when the file ends: the conformance suite and the tests below share it.
+const dir = scratchDir('tasks');
 
 describeTaskRecordsConformance(
   'sqlite',
   async () => openSqliteStore(join(dir, 'tasks.db')),
-  () => rm(dir, { recursive: true, force: true }),
 );
 
 /** What the child fixture saves, too (save-task-then-wait.mjs). */

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { lstat, mkdir, readdir, readFile, readlink, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { DocumentAddress } from '../../store/documents.js';
 import { defaultDataDir } from '../../store/location.js';
 import { contentHash } from './contentHash.js';
 import type { DocumentContentStore } from './contentStore.js';
+import { DocumentError } from './errors.js';
+import { formatAddress } from './paths.js';
 
 // Documents as plain markdown files, <root>/<silo>/<bundle>/<path>, readable and editable in any
 // editor. Edits made outside Syndicate are noticed by content hash when documents are next read,
@@ -26,6 +28,23 @@ function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === 'ENOENT';
 }
 
+/** Where `path` really is: symbolic links resolved, dangling ones included, for a path that need not exist yet. */
+async function realLocation(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+  const parent = dirname(path);
+  const link = await lstat(path).then(
+    (stats) => stats.isSymbolicLink(),
+    (error: unknown) => (isMissing(error) ? false : Promise.reject(error)),
+  );
+  if (link) return realLocation(resolve(parent, await readlink(path)));
+  if (parent === path) return path;
+  return join(await realLocation(parent), basename(path));
+}
+
 export function fileContentStore(root: string): DocumentContentStore {
   const base = resolve(root);
 
@@ -38,7 +57,17 @@ export function fileContentStore(root: string): DocumentContentStore {
   // Content hashes by file, valid while the file's stamp is unchanged: a sync before every search
   // then costs a stat per document instead of reading and hashing every file (measured in the report).
   const hashes = new Map<string, { stamp: string; hash: string }>();
-  const fileOf = (silo: string, { bundle, path }: DocumentAddress): string => join(siloDir(silo), bundle, ...path.split('/'));
+  // Paths are checked before they get here (paths.ts), but a symbolic link inside the silo's folder
+  // (made by a person, git or another program) could still lead a read, write or delete out of it.
+  const fileOf = async (silo: string, address: DocumentAddress): Promise<string> => {
+    const dir = siloDir(silo);
+    const file = join(dir, address.bundle, ...address.path.split('/'));
+    const [real, realSilo] = await Promise.all([realLocation(file), realLocation(dir)]);
+    if (!real.startsWith(realSilo + sep)) {
+      throw new DocumentError(`document ${formatAddress(address)} is refused: a symbolic link leads it to ${real}, outside the silo's folder ${realSilo}`);
+    }
+    return file;
+  };
 
   async function markdownFiles(dir: string): Promise<string[]> {
     let entries;
@@ -69,14 +98,14 @@ export function fileContentStore(root: string): DocumentContentStore {
     kind: 'files',
     async read(silo, address) {
       try {
-        return await readFile(fileOf(silo, address), 'utf8');
+        return await readFile(await fileOf(silo, address), 'utf8');
       } catch (error) {
         if (isMissing(error)) return undefined;
         throw error;
       }
     },
     async hash(silo, address) {
-      const file = fileOf(silo, address);
+      const file = await fileOf(silo, address);
       let stats: Stats;
       try {
         stats = await stat(file);
@@ -97,7 +126,7 @@ export function fileContentStore(root: string): DocumentContentStore {
       return hash;
     },
     async write(silo, address, content) {
-      const file = fileOf(silo, address);
+      const file = await fileOf(silo, address);
       await mkdir(dirname(file), { recursive: true });
       // Written beside the target and renamed over it, so a reader never sees half a document.
       const temporary = join(dirname(file), `.${randomBytes(6).toString('hex')}.tmp`);
@@ -106,7 +135,7 @@ export function fileContentStore(root: string): DocumentContentStore {
       hashes.set(file, { stamp: stampOf(await stat(file)), hash: contentHash(content) });
     },
     async remove(silo, address) {
-      const file = fileOf(silo, address);
+      const file = await fileOf(silo, address);
       hashes.delete(file);
       try {
         await rm(file);

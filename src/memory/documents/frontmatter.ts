@@ -9,6 +9,8 @@ export interface ParsedMarkdown {
 }
 
 const OPENING = /^---[ \t]*\r?$/;
+// A "billion laughs" frontmatter is refused before it is expanded.
+const MAX_ALIAS_COUNT = 100;
 
 /**
  * Reads the YAML frontmatter between a first line '---' and the next '---' line. Malformed YAML,
@@ -33,7 +35,14 @@ export function parseFrontmatter(file: string, content: string): ParsedMarkdown 
   if (document.contents !== null && !isMap(document.contents)) {
     throw new DocumentError(`${file}:2: malformed frontmatter: it must be a mapping of keys to values (e.g. 'title: Notes')`);
   }
-  const frontmatter = (document.toJS() ?? {}) as Record<string, unknown>;
+  let frontmatter: Record<string, unknown>;
+  try {
+    frontmatter = (document.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {}) as Record<string, unknown>;
+  } catch (error) {
+    // The yaml package throws for an unresolved alias and for aliases that expand too far, saying nothing of where.
+    if (!(error instanceof ReferenceError)) throw error;
+    throw new DocumentError(`${file}:2: malformed frontmatter: ${error.message}`);
+  }
   return { frontmatter, bodyStartLine: closing + 2 };
 }
 

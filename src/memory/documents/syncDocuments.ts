@@ -57,6 +57,16 @@ async function syncOne(ctx: DocumentsContext, silo: string, address: DocumentAdd
   return { change: { ...revision, path: address.path, revision: id! } };
 }
 
+/** Syncs one document of many: a document the content store refuses (a symbolic link out of the silo) is one problem, not the end of the sync. */
+async function syncOneOf(ctx: DocumentsContext, silo: string, address: DocumentAddress, indexed: IndexedDocument | undefined): Promise<Outcome> {
+  try {
+    return await syncOne(ctx, silo, address, indexed);
+  } catch (error) {
+    if (!(error instanceof DocumentError)) throw error;
+    return { problem: error.message };
+  }
+}
+
 function record(report: SyncReport, changes: Map<string, LogEntry[]>, address: DocumentAddress, outcome: Outcome): void {
   if (outcome === undefined) return;
   if ('problem' in outcome) {
@@ -100,13 +110,13 @@ export async function syncDocuments(ctx: DocumentsContext, silo: string, bundle?
       continue;
     }
     const key = formatAddress(address);
-    record(report, changes, address, await syncOne(ctx, silo, address, indexed.get(key)));
+    record(report, changes, address, await syncOneOf(ctx, silo, address, indexed.get(key)));
     indexed.delete(key);
   }
   // Indexed documents whose content is gone were deleted outside Syndicate.
   for (const document of indexed.values()) {
     const address = { bundle: document.bundle, path: document.path };
-    record(report, changes, address, await syncOne(ctx, silo, address, document));
+    record(report, changes, address, await syncOneOf(ctx, silo, address, document));
   }
   return finish(ctx, silo, report, changes);
 }

@@ -1,4 +1,5 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 // The SSRF guard shared by the MCP client, web_extract and the A2A client. A URL chosen by a
 // model or a syndicate file must not reach this machine, its network or a cloud metadata
@@ -27,68 +28,96 @@ export function networkPolicyFromEnv(env: NodeJS.ProcessEnv): NetworkPolicy {
 
 type AddressClass = 'metadata' | 'loopback' | 'private' | 'link-local' | 'reserved';
 
-function blockList(ranges: ReadonlyArray<readonly [string, number, 'ipv4' | 'ipv6']>): BlockList {
-  const list = new BlockList();
-  for (const [network, prefix, family] of ranges) list.addSubnet(network, prefix, family);
-  return list;
+// Cloud metadata endpoints (AWS/GCP/Azure/OpenStack, Alibaba, Azure wireserver, AWS IPv6).
+const METADATA: ReadonlySet<string> = new Set(
+  ['169.254.169.254', '169.254.170.2', '100.100.100.200', '168.63.129.16', 'fd00:ec2::254'].map((address) => ipaddr.parse(address).toNormalizedString()),
+);
+
+// ipaddr.js range names -> what they mean here. Public unicast and public anycast services
+// (AS112, AMT relays) are reachable; the transition ranges are judged by the IPv4 address they
+// carry (see embeddedIPv4). A range name not listed here (from a newer ipaddr.js) is refused.
+const RANGE_CLASSES: Readonly<Record<string, AddressClass | 'public' | 'carrier'>> = {
+  unicast: 'public',
+  as112: 'public',
+  as112v6: 'public',
+  amt: 'public',
+  loopback: 'loopback',
+  private: 'private',
+  carrierGradeNat: 'private',
+  uniqueLocal: 'private',
+  deprecatedSiteLocal: 'private',
+  linkLocal: 'link-local',
+  // "This network", broadcast, multicast, IETF assignments, TEST-NETs and documentation,
+  // benchmarking (198.18.0.0/15, 2001:2::/48), discard, ORCHID and segment-routing space.
+  unspecified: 'reserved',
+  broadcast: 'reserved',
+  multicast: 'reserved',
+  reserved: 'reserved',
+  benchmarking: 'reserved',
+  discard: 'reserved',
+  deprecatedOrchid: 'reserved',
+  orchid2: 'reserved',
+  droneRemoteIdProtocolEntityTags: 'reserved',
+  segmentRouting: 'reserved',
+  ipv4Mapped: 'carrier',
+  rfc6145: 'carrier',
+  rfc6052: 'carrier',
+  '6to4': 'carrier',
+  teredo: 'carrier',
+};
+
+// Most severe first: an address that carries another is as dangerous as the worse of the two.
+const SEVERITY: readonly AddressClass[] = ['metadata', 'loopback', 'link-local', 'private', 'reserved'];
+
+function ipv4At(parts: readonly number[], index: number): ipaddr.IPv4 {
+  const high = parts[index]!;
+  const low = parts[index + 1]!;
+  return new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
 }
 
-// Cloud metadata endpoints (AWS/GCP/Azure/OpenStack, Alibaba, Azure wireserver, AWS IPv6).
-const METADATA = blockList([
-  ['169.254.169.254', 32, 'ipv4'],
-  ['169.254.170.2', 32, 'ipv4'],
-  ['100.100.100.200', 32, 'ipv4'],
-  ['168.63.129.16', 32, 'ipv4'],
-  ['fd00:ec2::254', 128, 'ipv6'],
-]);
-const LOOPBACK = blockList([
-  ['127.0.0.0', 8, 'ipv4'],
-  ['::1', 128, 'ipv6'],
-]);
-const LINK_LOCAL = blockList([
-  ['169.254.0.0', 16, 'ipv4'],
-  ['fe80::', 10, 'ipv6'],
-]);
-const PRIVATE = blockList([
-  ['10.0.0.0', 8, 'ipv4'],
-  ['172.16.0.0', 12, 'ipv4'],
-  ['192.168.0.0', 16, 'ipv4'],
-  ['100.64.0.0', 10, 'ipv4'],
-  ['fc00::', 7, 'ipv6'],
-]);
-// "This network", IETF protocol assignments, benchmarking, multicast and reserved space.
-const RESERVED = blockList([
-  ['0.0.0.0', 8, 'ipv4'],
-  ['192.0.0.0', 24, 'ipv4'],
-  ['198.18.0.0', 15, 'ipv4'],
-  ['224.0.0.0', 4, 'ipv4'],
-  ['240.0.0.0', 4, 'ipv4'],
-  ['::', 128, 'ipv6'],
-  ['ff00::', 8, 'ipv6'],
-]);
+/**
+ * The IPv4 addresses an IPv6 address hands its packets to: mapped and translated (RFC 4291,
+ * RFC 6145), NAT64 (RFC 6052; the local-use 64:ff9b:1::/48 of RFC 8215 in its /96 and /48
+ * layouts), 6to4 (RFC 3056), Teredo's server and its obfuscated client (RFC 4380), and the
+ * deprecated IPv4-compatible ::a.b.c.d, which some stacks still route as IPv4.
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] {
+  const parts = address.parts;
+  const range = address.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return [ipv4At(parts, 6)];
+  if (range === 'rfc6052') {
+    if (parts[2] === 0) return [ipv4At(parts, 6)];
+    return [ipv4At(parts, 6), new ipaddr.IPv4([parts[3]! >> 8, parts[3]! & 255, parts[4]! & 255, parts[5]! >> 8])];
+  }
+  if (range === '6to4') return [ipv4At(parts, 1)];
+  if (range === 'teredo') {
+    const client = ipv4At(parts, 6);
+    return [ipv4At(parts, 2), new ipaddr.IPv4(client.octets.map((octet) => octet ^ 255))];
+  }
+  if (isIPv4Compatible(address)) return [ipv4At(parts, 6)];
+  return [];
+}
 
-/** IPv4-mapped and NAT64 IPv6 addresses carry an IPv4 address that decides where they go. */
-function embeddedIPv4(address: string): string | undefined {
-  const match = /^(?:::ffff:|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
-  if (!match) return undefined;
-  if (match[1]) return match[1];
-  const high = parseInt(match[2]!, 16);
-  const low = parseInt(match[3]!, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+// ::/96 outside :: and ::1, which ipaddr.js calls plain unicast; deprecated by RFC 4291.
+function isIPv4Compatible(address: ipaddr.IPv6): boolean {
+  return address.range() === 'unicast' && address.parts.slice(0, 6).every((part) => part === 0);
+}
+
+function ownClass(address: ipaddr.IPv4 | ipaddr.IPv6): AddressClass | 'public' | 'carrier' {
+  if (METADATA.has(address.toNormalizedString())) return 'metadata';
+  if (address instanceof ipaddr.IPv6 && isIPv4Compatible(address)) return 'reserved';
+  return RANGE_CLASSES[address.range()] ?? 'reserved';
+}
+
+function classify(address: ipaddr.IPv4 | ipaddr.IPv6): AddressClass | undefined {
+  const carried = address instanceof ipaddr.IPv6 ? embeddedIPv4(address).map(classify) : [];
+  const found = [ownClass(address), ...carried];
+  return SEVERITY.find((kind) => found.includes(kind));
 }
 
 export function classifyAddress(address: string): AddressClass | undefined {
-  const family = isIP(address);
-  if (family === 0) throw new Error(`classifyAddress needs an IP address, got '${address}'`);
-  const mapped = family === 6 ? embeddedIPv4(address) : undefined;
-  if (mapped) return classifyAddress(mapped);
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (METADATA.check(address, type)) return 'metadata';
-  if (LOOPBACK.check(address, type)) return 'loopback';
-  if (LINK_LOCAL.check(address, type)) return 'link-local';
-  if (PRIVATE.check(address, type)) return 'private';
-  if (RESERVED.check(address, type)) return 'reserved';
-  return undefined;
+  if (isIP(address) === 0) throw new Error(`classifyAddress needs an IP address, got '${address}'`);
+  return classify(ipaddr.parse(address));
 }
 
 function normalHost(host: string): string {

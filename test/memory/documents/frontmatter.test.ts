@@ -22,6 +22,13 @@ describe('frontmatter', () => {
     expect(() => parseFrontmatter('notes/a.md', '---\ntitle: A\ntitle: B\n---\n')).toThrow(/^notes\/a\.md:3: malformed frontmatter: Map keys must be unique/);
   });
 
+  it.each([
+    ['an unresolved alias', 'title: *nowhere'],
+    ['an alias bomb', ['a: &a [x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]', 'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]'].join('\n')],
+  ])('refuses %s as malformed frontmatter', (_kind, yaml) => {
+    expect(() => parseFrontmatter('notes/a.md', `---\n${yaml}\n---\nbody\n`)).toThrow(/^notes\/a\.md:2: malformed frontmatter: /);
+  });
+
   it('refuses frontmatter that is never closed', () => {
     expect(() => parseFrontmatter('notes/a.md', '---\ntitle: A\n# body')).toThrow(
       "notes/a.md:1: malformed frontmatter: the '---' on line 1 is never closed by another '---' line",

@@ -1,6 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scratchDir } from '../../support/scratchDir.js';
 import type { ScriptStep } from '../../../src/config/schema.js';
 import { createFactMemory, type FactMemory, type FactMemoryOptions } from '../../../src/memory/facts/factMemory.js';
 import { createScriptedModel } from '../../../src/models/scripted/createScriptedModel.js';
@@ -8,7 +7,7 @@ import { openSqliteStore, type SqliteStore } from '../../../src/store/sqlite/ind
 import { fakeEmbedder } from '../fakeEmbedder.js';
 
 export function tempStore(): SqliteStore {
-  return openSqliteStore(join(mkdtempSync(join(tmpdir(), 'syndicate-memory-')), 'memory.db'));
+  return openSqliteStore(join(scratchDir('memory'), 'memory.db'));
 }
 
 /** The extraction model: the built-in scripted model following `script`. */

@@ -1,6 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scratchDir } from '../../support/scratchDir.js';
 import { ModelConfigError } from '../../../src/models/errors.js';
 import { importNodeLlamaCpp, NODE_LLAMA_CPP_INSTALL } from '../../../src/models/local/nodeLlamaCpp.js';
 import { TINY_CHATML_TEMPLATE, writeTinyGguf } from './tinyGguf.js';
@@ -36,7 +35,7 @@ export interface TinyModels {
 }
 
 export function writeTinyModels(): TinyModels {
-  const dir = mkdtempSync(join(tmpdir(), 'syndicate-gguf-'));
+  const dir = scratchDir('gguf');
   return {
     chatml: writeTinyGguf(join(dir, 'tiny-chatml.gguf'), { chatTemplate: TINY_CHATML_TEMPLATE }),
     plain: writeTinyGguf(join(dir, 'tiny-plain.gguf')),

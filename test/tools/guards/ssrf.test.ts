@@ -21,12 +21,45 @@ describe('address classes', () => {
     ['169.254.169.254', 'metadata'],
     ['fd00:ec2::254', 'metadata'],
     ['0.0.0.0', 'reserved'],
+    ['100.64.0.1', 'private'],
+    ['fec0::1', 'private'],
+    ['192.0.2.1', 'reserved'],
+    ['198.51.100.7', 'reserved'],
+    ['203.0.113.9', 'reserved'],
+    ['198.18.0.1', 'reserved'],
+    ['2001:2::1', 'reserved'],
+    ['2001:db8::1', 'reserved'],
+    ['255.255.255.255', 'reserved'],
+    ['ff02::1', 'reserved'],
   ])('classifies %s as %s', (address, kind) => {
+    expect(classifyAddress(address)).toBe(kind);
+  });
+
+  it.each([
+    ['IPv4-compatible', '::7f00:1', 'loopback'],
+    ['IPv4-compatible', '::10.0.0.1', 'private'],
+    ['IPv4-translated (RFC 6145)', '::ffff:0:7f00:1', 'loopback'],
+    ['NAT64 well-known (64:ff9b::/96)', '64:ff9b::7f00:1', 'loopback'],
+    ['NAT64 well-known (64:ff9b::/96)', '64:ff9b::a9fe:a9fe', 'metadata'],
+    ['NAT64 local-use (64:ff9b:1::/48), /96 layout', '64:ff9b:1::a00:1', 'private'],
+    ['NAT64 local-use (64:ff9b:1::/48), /48 layout', '64:ff9b:1:7f00:0:100::', 'loopback'],
+    ['6to4 (2002::/16)', '2002:7f00:1::1', 'loopback'],
+    ['6to4 (2002::/16)', '2002:c0a8:101::1', 'private'],
+    ['6to4 (2002::/16)', '2002:a9fe:a9fe::1', 'metadata'],
+    ['Teredo (2001::/32) with an obfuscated client', '2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'],
+    ['Teredo (2001::/32) with a private server', '2001:0:a00:1:8000:63bf:f7f7:f7f7', 'private'],
+  ])('classifies the %s address %s by the IPv4 address it carries, as %s', (_range, address, kind) => {
     expect(classifyAddress(address)).toBe(kind);
   });
 
   it('leaves public addresses unclassified', () => {
     expect([classifyAddress('93.184.215.14'), classifyAddress('2606:4700::6810:84e5')]).toEqual([undefined, undefined]);
+  });
+
+  it('leaves transition addresses that carry a public IPv4 address unclassified', () => {
+    const carriers = ['::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:f7f7:f7f7'];
+
+    expect(carriers.map(classifyAddress)).toEqual([undefined, undefined, undefined, undefined]);
   });
 });
 
@@ -37,6 +70,14 @@ describe('URL checks', () => {
 
   it('refuses a loopback IP literal and says how to allow it', () => {
     expect(urlProblem(new URL('http://127.0.0.1:8080/mcp'), STRICT_POLICY)).toMatch(/loopback address.*ALLOW_PRIVATE_MCP=true.*SYNDICATE_ALLOWED_HOSTS/);
+  });
+
+  it('refuses an IPv6 literal that carries a loopback IPv4 address', () => {
+    expect(urlProblem(new URL('http://[::7f00:1]:8080/'), STRICT_POLICY)).toMatch(/::7f00:1 is a loopback address/);
+  });
+
+  it('refuses a NAT64 literal that carries a metadata address even when private addresses are allowed', () => {
+    expect(urlProblem(new URL('http://[64:ff9b::169.254.169.254]/'), ALLOW_PRIVATE)).toMatch(/cloud metadata address/);
   });
 
   it('allows private addresses when ALLOW_PRIVATE_MCP is set', () => {

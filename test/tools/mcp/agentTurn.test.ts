@@ -1,6 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '../../support/scratchDir.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSyndicate } from '../../../src/config/loadSyndicate.js';
 import { compileSyndicate, type CompiledSyndicate } from '../../../src/runtime/compileSyndicate.js';
@@ -11,7 +11,7 @@ import { EVERYTHING, LOOPBACK_ALLOWED, startEverythingHttp, type RunningServer }
 // An agent in a YAML syndicate, on the scripted model, calling MCP tools end to end.
 
 function writeSyndicate(yaml: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'syndicate-mcp-')), 'librarian.yaml');
+  const file = join(scratchDir('mcp'), 'librarian.yaml');
   writeFileSync(file, yaml);
   return file;
 }
