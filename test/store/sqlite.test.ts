@@ -341,6 +341,17 @@ describe('SQLite store', () => {
     }
   });
 
+  it('rejects an append made after close, to a session it has not read, naming the cause', async () => {
+    const path = join(dir, 'append-after-close.db');
+    const setup = openSqliteStore(path);
+    await setup.openSession('elsewhere', 'council');
+    await setup.close();
+    const store = openSqliteStore(path);
+    await store.close();
+
+    await expect(store.appendEvents('elsewhere', [message('late')])).rejects.toThrow(/store is closed/);
+  });
+
   it('fails only the bad batch of a shared commit', async () => {
     const store = openSqliteStore(join(dir, 'group-failure.db'));
     try {

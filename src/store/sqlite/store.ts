@@ -427,8 +427,13 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     const appendedAt = Date.now();
     // Sessions created since the last write go first, in the same write(2).
     const batches: JournalBatch[] = [...created];
-    const outcomes = queue.map((append): { seq: number } | { error: Error } => {
-      const session = knownSession(append.sessionId);
+    const outcomes = queue.map((append): { seq: number } | { error: unknown } => {
+      let session: KnownSession | undefined;
+      try {
+        session = knownSession(append.sessionId);
+      } catch (error) {
+        return { error };
+      }
       if (session === undefined) {
         return { error: new Error(`cannot append to session '${append.sessionId}': it was not opened (call openSession first)`) };
       }
@@ -515,6 +520,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
       // Serialised up front: an event that cannot be stored fails its batch before anything is written.
       const payloads = events.map((event) => JSON.stringify(event));
+      if (closing !== undefined) throw new Error(`cannot append to session '${sessionId}': the store is closed`);
       return new Promise((resolve, reject) => {
         if (!writeQueued()) scheduleWrite(sessionId);
         queued.push({ sessionId, events, payloads, resolve, reject });
