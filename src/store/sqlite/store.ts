@@ -7,7 +7,9 @@ import { createSqliteDocuments } from './documents.js';
 import { createSqliteFacts } from './facts.js';
 import type { TaskRecord } from '../tasks.js';
 import { ingestJob, lastSeqs, refusedTasks } from './ingestJob.js';
-import { claimOrphanJournals, createJournal, journalDir, journalLine, taskLine, type Journal, type JournalBatch } from './journal.js';
+import { createJournal, journalDir, journalLine, taskLine, type Journal, type JournalBatch } from './journal.js';
+import { replayOrphanJournals } from './orphanJournals.js';
+import { holdNewWriterLock } from './writerLock.js';
 import { createSqliteTasks } from './tasks.js';
 import { runWriteJob, startWriteWorker, type WriteJob, type WriteWorker } from './writeWorker.js';
 
@@ -156,10 +158,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   };
   const checkpointer = startCheckpointer(db, writer);
 
+  const dir = journalDir(path);
+  const lock = holdNewWriterLock(dir);
+  let generation = 0;
+  const nextJournal = (): Journal => createJournal(dir, lock.writer, ++generation);
   const known = new Map<string, KnownSession>();
   // Sessions created and not yet journaled (see createSession).
   let created: JournalBatch[] = [];
-  let journal = createJournal(journalDir(path));
+  let journal = nextJournal();
   // The batch lines of `journal`, not yet part of a write job, and their events per session.
   let pending: string[] = [];
   let pendingSessions = new Map<string, number>();
@@ -182,7 +188,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
 
   const replayOrphans = (): void => {
     lastOrphanScan = Date.now();
-    for (const orphan of claimOrphanJournals(journalDir(path))) {
+    replayOrphanJournals(dir, lock.writer, (orphan) => {
       const ingested = sql.selectIngested.get(orphan.name);
       if (orphan.batches.length + orphan.tasks.length > 0 && (ingested === undefined || ingested.generation < orphan.generation)) {
         // Its result is not read: this process holds nothing of a dead process's sessions.
@@ -191,7 +197,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       }
       orphan.remove();
       sql.forgetJournal.run(orphan.name);
-    }
+    });
   };
 
   /** Closes the journal to new batches and queues its job; appends go on in a new file. */
@@ -204,7 +210,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     rotated.push({ journal, job: ingestJob(pending, taskLines, journal.name, journal.generation, deleted, [...pendingSessions.keys()]), events: pendingSessions, tasks: pendingTasks });
     rotations++;
     deleted = [];
-    journal = createJournal(journalDir(path));
+    journal = nextJournal();
     pending = [];
     pendingSessions = new Map();
     pendingTasks = new Map();
@@ -464,7 +470,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     for (const task of tasks) task.resolve();
   };
 
-  replayOrphans();
+  try {
+    replayOrphans();
+  } catch (error) {
+    journal.remove();
+    lock.release({ forget: true });
+    db.close();
+    throw error;
+  }
 
   const deleteSession = db.transaction((id: string): boolean => {
     sql.deleteEvents.run(id);
@@ -548,10 +561,13 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
           // Only now: if the ingest failed, the journal is what keeps the batches for the next open.
           journal.remove();
           for (const name of [...deleted, journal.name]) sql.forgetJournal.run(name);
+          lock.release({ forget: true });
         } finally {
           clearTimeout(ingestTimer);
           await worker?.stop();
           db.close();
+          // A no-op once released above; else the journals left are replayed by the next store to open.
+          lock.release();
         }
       })();
       return closing;
