@@ -1,14 +1,17 @@
-import { closeSync, ftruncateSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fsyncSync, ftruncateSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TurnEvent } from '../../core/events.js';
 import type { TaskRecord } from '../tasks.js';
+import type { Durability } from './connection.js';
 
 // The append journal: each process writes appended event batches to its own file with one
 // write(2) per group of batches, and the store moves them into SQLite later in bulk. A SQLite
 // commit costs ~12 syscalls at 5-10 µs each on these machines, three commits per turn put a
 // persisted turn at ~350 µs against a 150 µs budget; a write(2) is one syscall. Durability is
 // the same as the WAL's with synchronous=NORMAL: once write(2) returns, the bytes are in the OS
-// page cache and survive the process being killed, not an OS crash.
+// page cache and survive the process being killed, not an OS crash or power loss. With
+// durability fsync every write is fdatasync'd before it returns, and every new file's directory
+// entry is synced, which survives power loss too.
 //
 // File layout: a header line {"journal":1,"generation":g} then one JSON line per batch (or A2A
 // task state, see taskLine). A store writes its journals as `<writer>.<generation>.journal`, one
@@ -67,6 +70,16 @@ function writeAll(fd: number, text: string): number {
   return written;
 }
 
+/** A new file survives power loss only once the directory that names it is synced too. */
+function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The name of a writer's journal file: its generation counts the writer's journals from 1. */
 export function journalFileName(writer: string, generation: number): string {
   return `${writer}.${generation}${SUFFIX}`;
@@ -79,17 +92,23 @@ export function parseJournalFileName(file: string): { writer: string; generation
 }
 
 /** A new journal of `writer`, who must hold its lock (see writerLock.ts) for as long as the journal exists. */
-export function createJournal(dir: string, writer: string, generation: number): Journal {
+export function createJournal(dir: string, writer: string, generation: number, durability: Durability = 'write'): Journal {
   const name = `${writer}.${generation}`;
   const path = join(dir, journalFileName(writer, generation));
   const fd = openSync(path, 'ax');
+  const sync = durability === 'fsync';
   let size = writeAll(fd, header(generation));
+  if (sync) {
+    fdatasyncSync(fd);
+    syncDirectory(dir);
+  }
   return {
     name,
     generation,
     write(lines) {
       try {
         size += writeAll(fd, `${lines.join('\n')}\n`);
+        if (sync) fdatasyncSync(fd);
       } catch (error) {
         // A partial line would be read back as a torn batch: cut the file back to its last whole line.
         ftruncateSync(fd, size);

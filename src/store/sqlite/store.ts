@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { TurnEvent } from '../../core/events.js';
 import type { ReadEventsOptions, SessionRecord, Store, StoredEvent, UsageQuery, UsageRow } from '../store.js';
 import { startCheckpointer } from './checkpointer.js';
-import { BUSY_TIMEOUT_MS, NO_LIMIT, openDatabase } from './connection.js';
+import { BUSY_TIMEOUT_MS, NO_LIMIT, openDatabase, synchronousFor, type Durability } from './connection.js';
 import { createSqliteDocuments } from './documents.js';
 import { createSqliteFacts } from './facts.js';
 import type { TaskRecord } from '../tasks.js';
@@ -16,6 +16,8 @@ import { runWriteJob, startWriteWorker, type WriteJob, type WriteWorker } from '
 export interface SqliteStoreOptions {
   /** Called with every SQL statement executed, parameters inlined (debugging; tests audit the append path). */
   onStatement?: (sql: string) => void;
+  /** What an acknowledged write survives (see Durability); default `write`. */
+  durability?: Durability;
 }
 
 export interface SqliteStore extends Store {
@@ -148,12 +150,13 @@ const MAX_KNOWN_SESSIONS = 10_000;
 const FORGET_DOWN_TO = 0.9;
 
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
-  const db = openDatabase(path, options.onStatement);
+  const durability = options.durability ?? 'write';
+  const db = openDatabase(path, options.onStatement, durability);
   const sql = prepareStatements(db);
   let worker: WriteWorker | undefined;
   // Started on first need (the thread takes ~50 ms to come up), and again if it died.
   const writer = (): WriteWorker => {
-    if (worker === undefined || worker.failed()) worker = startWriteWorker(path, BUSY_TIMEOUT_MS);
+    if (worker === undefined || worker.failed()) worker = startWriteWorker(path, BUSY_TIMEOUT_MS, synchronousFor(durability));
     return worker;
   };
   const checkpointer = startCheckpointer(db, writer);
@@ -161,7 +164,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const dir = journalDir(path);
   const lock = holdNewWriterLock(dir);
   let generation = 0;
-  const nextJournal = (): Journal => createJournal(dir, lock.writer, ++generation);
+  const nextJournal = (): Journal => createJournal(dir, lock.writer, ++generation, durability);
   const known = new Map<string, KnownSession>();
   // Sessions created and not yet journaled (see createSession).
   let created: JournalBatch[] = [];
