@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TurnEvent } from '../../src/runtime/events.js';
+import type { TurnEvent } from '../../src/core/events.js';
 import { durabilityOf, openStore } from '../../src/store/openStore.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 
