@@ -47,8 +47,8 @@ const NO_HISTORY: readonly TurnRecord[] = [];
 
 /**
  * Runs one user turn. The stream always ends with exactly one `turn-end` event, whatever
- * happens; events are committed to the store at every step boundary, so a crash loses at
- * most the step in flight.
+ * happens; the user's message is stored before the first model call and events are committed
+ * at every step boundary, so a crash loses at most the step in flight.
  */
 export function runTurn(syndicate: CompiledSyndicate, options: RunTurnOptions): AsyncIterable<TurnEvent> {
   // Bad limits are the caller's mistake: refused here, before the turn starts.
@@ -136,6 +136,8 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     turn.emit(root.name, 0, { type: 'turn-start', syndicate: syndicate.name, input: options.input });
     // Every agent's servers connect in the background while the first agents think; a no-op once connected.
     syndicate.openConnections();
+    // Stored before the first model call: a crash during it must not lose the user's message.
+    await turn.flush();
     output = await runAgent(turn, root, options.input, 0);
   } catch (caught) {
     if (caught instanceof UserInputRequired && !signal.aborted) {

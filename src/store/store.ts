@@ -69,8 +69,10 @@ export interface Store {
   deleteSession(id: string): Promise<boolean>;
   /**
    * Appends atomically: all of the batch is stored or none of it. O(batch), never O(session).
-   * Resolves, once the batch is durable (it survives the process being killed), to the seq of the
-   * batch's last event (an empty batch: the session's last seq). If another process appends to
+   * Resolves, once the batch is durable, to the seq of the batch's last event (an empty batch: the
+   * session's last seq). Durable means it survives the process being killed (SIGKILL, a crash); an
+   * OS crash or power loss can drop the last acknowledged batches unless the store was opened for
+   * that (SQLite: durability `fsync`, SYNDICATE_DURABILITY=fsync). If another process appends to
    * the same session at the same moment, an implementation may place this batch after that
    * process's events instead: batches stay whole and in each writer's order, and the next
    * openSession reports the final count.

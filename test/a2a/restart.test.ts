@@ -125,8 +125,8 @@ describe('a server restarted with a task in flight', () => {
     expect(listed.tasks).toHaveLength(3);
     const sessionId = sessionIdFor('assistant', { principal: 'local', userId: undefined }, task.contextId);
     const inputs = (await server.store.readEvents(sessionId)).flatMap(({ event }) => (event.type === 'turn-start' ? [event.input] : []));
-    // The interrupted turn had committed nothing yet (events are committed at step boundaries).
-    expect(inputs).toEqual(['hello', 'are you back?']);
+    // The interrupted turn's message was stored before its first model call; nothing after it was.
+    expect(inputs).toEqual(['hello', 'please wait', 'are you back?']);
   });
 
   it('resumes a task that was waiting for input, with its history, on the next server', async () => {

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -302,26 +302,33 @@ describe('SQLite store', () => {
     }
   });
 
-  it('replays the journal a dead process left behind, skipping the generation the database already holds', async () => {
+  it('replays the journals a closed writer left behind, skipping a generation the database already holds', async () => {
     const path = join(dir, 'replay.db');
     await openSqliteStore(path).close();
-    const deadPid = await exitedPid();
-    const batch = (generation: number, text: string): string =>
-      `{"journal":1,"generation":${generation}}\n{"session":"s","syndicate":"council","seq":1,"appendedAt":5,"events":[${JSON.stringify(message(text))}]}\n`;
-    mkdirSync(journalDir(path), { recursive: true });
-    writeFileSync(join(journalDir(path), `${deadPid}-aaaaaa.journal`), batch(3, 'already ingested'));
-    writeFileSync(join(journalDir(path), `${deadPid}-bbbbbb.journal`), `${batch(1, 'not yet ingested')}{"session":"s","seq":2,"ev`);
+    const writer = '0123456789abcdef';
+    const batch = (generation: number, seq: number, text: string): string =>
+      `{"journal":1,"generation":${generation}}\n{"session":"s","syndicate":"council","seq":${seq},"appendedAt":5,"events":[${JSON.stringify(message(text))}]}\n`;
+    writeFileSync(join(journalDir(path), `${writer}.1.journal`), batch(1, 1, 'already ingested'));
+    writeFileSync(join(journalDir(path), `${writer}.2.journal`), `${batch(2, 2, 'not yet ingested')}{"session":"s","seq":3,"ev`);
     const raw = new Database(path);
-    raw.prepare("INSERT INTO journals_ingested (name, generation) VALUES (?, 3)").run(`${deadPid}-aaaaaa`);
+    raw.prepare('INSERT INTO journals_ingested (name, generation) VALUES (?, 1)').run(`${writer}.1`);
     raw.close();
 
     const store = openSqliteStore(path);
     try {
       expect((await store.readEvents('s')).map((entry) => entry.event)).toStrictEqual([message('not yet ingested')]);
-      expect(readdirSync(journalDir(path)).filter((file) => file.startsWith(String(deadPid)))).toStrictEqual([]);
+      expect(readdirSync(journalDir(path)).filter((file) => file.startsWith(writer))).toStrictEqual([]);
     } finally {
       await store.close();
     }
+  });
+
+  it('refuses to open beside a journal in the older PID-named format, naming the file and what to do', async () => {
+    const path = join(dir, 'legacy-journal.db');
+    await openSqliteStore(path).close();
+    writeFileSync(join(journalDir(path), '4242-aaaaaa.journal'), '{"journal":1,"generation":1}\n');
+
+    expect(() => openSqliteStore(path)).toThrow(/4242-aaaaaa\.journal is a journal written by an older syndicate: open the store once with that version/);
   });
 
   it('leaves no journal file behind when closed', async () => {
@@ -339,6 +346,17 @@ describe('SQLite store', () => {
     } finally {
       await reopened.close();
     }
+  });
+
+  it('rejects an append made after close, to a session it has not read, naming the cause', async () => {
+    const path = join(dir, 'append-after-close.db');
+    const setup = openSqliteStore(path);
+    await setup.openSession('elsewhere', 'council');
+    await setup.close();
+    const store = openSqliteStore(path);
+    await store.close();
+
+    await expect(store.appendEvents('elsewhere', [message('late')])).rejects.toThrow(/store is closed/);
   });
 
   it('fails only the bad batch of a shared commit', async () => {
@@ -453,6 +471,18 @@ async function batchSizes(store: Store, sessionId: string): Promise<Map<string, 
   return sizes;
 }
 
+/** Resolves once the child has printed `line`. */
+function printed(child: ChildProcess, line: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      if (output.split('\n').includes(line)) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`child exited (code ${code}) before printing ${line}`)));
+  });
+}
+
 describe('SQLite store durability', () => {
   beforeAll(() => {
     if (!existsSync(compiledStore)) {
@@ -522,6 +552,70 @@ describe('SQLite store durability', () => {
         expect([...sizes.keys()]).toStrictEqual(Array.from({ length: sizes.size }, (_, index) => `batch-${index + 1}`));
         expect((await store.getSession(`crash-${round}`))!.eventCount).toBe(3 * sizes.size);
       }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('leaves a live writer its journal even when the PID in its process is not alive here', async () => {
+    const path = join(dir, 'live-writer.db');
+    const release = join(dir, 'live-writer.release');
+    const fixture = fileURLToPath(new URL('./fixtures/append-while-another-replays.mjs', import.meta.url));
+    const child = spawn(process.execPath, [fixture, path, 'owned', String(await exitedPid()), release]);
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    await printed(child, 'appended');
+
+    // Opening a store replays the journals of writers that are gone.
+    await openSqliteStore(path).close();
+    writeFileSync(release, '');
+    await exited;
+
+    const store = openSqliteStore(path);
+    try {
+      expect((await store.readEvents('owned')).map(({ seq, event }) => [seq, event.turnId])).toStrictEqual([1, 2, 3, 4, 5].map((n) => [n, `batch-${n}`]));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('replays the journals of a killed writer in the order it wrote them', async () => {
+    const path = join(dir, 'killed-order.db');
+    await openSqliteStore(path).close();
+    const blocker = new Database(path);
+    const child = spawn(process.execPath, [childScript, path, 'ordered', 'batch'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const killed = new Promise((resolve) => child.on('exit', resolve));
+    // Once the writer is up, the database is locked: its batches stay journaled, one journal per
+    // attempt to move them, until it is killed.
+    await new Promise<void>((resolve) => {
+      let reported = 0;
+      let lockedAt: number | undefined;
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        reported = Number(chunk.trim().split('\n').pop());
+        if (reported >= 100 && lockedAt === undefined) {
+          lockedAt = Number.POSITIVE_INFINITY;
+          setTimeout(() => {
+            blocker.exec('BEGIN IMMEDIATE');
+            lockedAt = reported;
+          }, 300);
+        }
+        if (reported >= (lockedAt ?? Number.POSITIVE_INFINITY) + 1_500) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+    });
+    await killed;
+    const left = readdirSync(journalDir(path)).filter((file) => file.endsWith('.journal'));
+    blocker.exec('ROLLBACK');
+    blocker.close();
+
+    const store = openSqliteStore(path);
+    try {
+      expect(left.length).toBeGreaterThanOrEqual(2);
+      const stored = await store.readEvents('ordered');
+      const batches = [...new Set(stored.map(({ event }) => event.turnId))];
+      expect(batches).toStrictEqual(batches.map((_, index) => `batch-${index + 1}`));
+      expect(stored.map(({ seq }) => seq)).toStrictEqual(stored.map((_, index) => index + 1));
     } finally {
       await store.close();
     }

@@ -6,11 +6,23 @@ import { migrate } from './schema.js';
 
 export const BUSY_TIMEOUT_MS = 5_000;
 
+/**
+ * What a stored write survives. `write` (the default): the process being killed, however it dies;
+ * an OS crash or power loss can drop the last writes (the database stays consistent). `fsync`:
+ * power loss too, at the price of an fsync per append and per commit (milliseconds on most disks).
+ */
+export type Durability = 'write' | 'fsync';
+
+/** SQLite's synchronous setting for a durability: FULL syncs the WAL at every commit. */
+export function synchronousFor(durability: Durability): string {
+  return durability === 'fsync' ? 'FULL' : 'NORMAL';
+}
+
 /** A LIMIT that limits nothing: SQLite reads a negative LIMIT as "no limit". */
 export const NO_LIMIT = -1;
 
 /** Opens (creating if needed) the database file, configured and migrated to the current schema. */
-export function openDatabase(path: string, onStatement?: (sql: string) => void): Database.Database {
+export function openDatabase(path: string, onStatement?: (sql: string) => void, durability: Durability = 'write'): Database.Database {
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, onStatement ? { verbose: (sql) => onStatement(String(sql)) } : {});
   try {
@@ -22,8 +34,9 @@ export function openDatabase(path: string, onStatement?: (sql: string) => void):
     // A process crash (even SIGKILL) therefore loses nothing: the written pages sit in the OS page
     // cache, which the kernel flushes regardless of the process. Only an OS crash or power loss can
     // drop the last few commits, and even then the database stays consistent. FULL would fsync on
-    // every commit, costing milliseconds per appendEvents against a budget of microseconds.
-    db.pragma('synchronous = NORMAL');
+    // every commit, costing milliseconds per appendEvents against a budget of microseconds: only
+    // when asked for (durability fsync).
+    db.pragma(`synchronous = ${synchronousFor(durability)}`);
     db.pragma('foreign_keys = ON');
     // Memory is personal data: a delete overwrites the deleted content with zeros instead of
     // leaving it readable in free pages. Costs only deletes, which are rare.

@@ -1,19 +1,19 @@
 import type Database from 'better-sqlite3';
 import type { TurnEvent } from '../../core/events.js';
 import type { ReadEventsOptions, SessionRecord, Store, StoredEvent, UsageQuery, UsageRow } from '../store.js';
-import { startCheckpointer } from './checkpointer.js';
-import { BUSY_TIMEOUT_MS, NO_LIMIT, openDatabase } from './connection.js';
+import type { TaskRecord } from '../tasks.js';
+import { NO_LIMIT, openDatabase, type Durability } from './connection.js';
 import { createSqliteDocuments } from './documents.js';
 import { createSqliteFacts } from './facts.js';
-import type { TaskRecord } from '../tasks.js';
-import { ingestJob, lastSeqs, refusedTasks } from './ingestJob.js';
-import { claimOrphanJournals, createJournal, journalDir, journalLine, taskLine, type Journal, type JournalBatch } from './journal.js';
+import type { JournalBatch } from './journal.js';
+import { startJournalIngest, type JournalIngest } from './journalIngest.js';
 import { createSqliteTasks } from './tasks.js';
-import { runWriteJob, startWriteWorker, type WriteJob, type WriteWorker } from './writeWorker.js';
 
 export interface SqliteStoreOptions {
   /** Called with every SQL statement executed, parameters inlined (debugging; tests audit the append path). */
   onStatement?: (sql: string) => void;
+  /** What an acknowledged write survives (see Durability); default `write`. */
+  durability?: Durability;
 }
 
 export interface SqliteStore extends Store {
@@ -26,11 +26,6 @@ interface QueuedAppend {
   payloads: readonly string[];
   resolve(lastSeq: number): void;
   reject(error: unknown): void;
-}
-
-interface JournaledTask {
-  task: TaskRecord;
-  line: string;
 }
 
 interface QueuedTask {
@@ -51,16 +46,6 @@ interface KnownSession {
   verifiedAt: number;
   /** False while the session's creation is still only in the journal. */
   stored: boolean;
-}
-
-/** A journal closed to new batches, whose batches are on their way into the database. */
-interface Rotated {
-  journal: Journal;
-  job: WriteJob;
-  /** Events per session. */
-  events: Map<string, number>;
-  /** The task states in the journal, the last of each task, with its line. */
-  tasks: Map<string, JournaledTask>;
 }
 
 interface EventRow {
@@ -113,8 +98,6 @@ function prepareStatements(db: Database.Database) {
     ),
     deleteEvents: db.prepare<[sessionId: string]>('DELETE FROM events WHERE session_number = (SELECT number FROM sessions WHERE id = ?)'),
     deleteSession: db.prepare<[id: string]>('DELETE FROM sessions WHERE id = ?'),
-    selectIngested: db.prepare<[name: string], { generation: number }>('SELECT generation FROM journals_ingested WHERE name = ?'),
-    forgetJournal: db.prepare<[name: string]>('DELETE FROM journals_ingested WHERE name = ?'),
     insertUsage: db.prepare<UsageParams>(
       `INSERT INTO usage_ledger (at, syndicate, session_id, turn_id, agent, provider, model, input_tokens, output_tokens,
          reasoning_tokens, cached_input_tokens, latency_ms, outcome, turn_status)
@@ -129,13 +112,6 @@ function prepareStatements(db: Database.Database) {
 const SEVERAL_SESSIONS = Symbol('several sessions');
 
 
-// Journaled batches move into SQLite, on the store's write thread, when the process has been idle
-// this long, or at once when this many events are waiting: one commit then carries ~100 turns'
-// events, so a commit's fixed cost is shared, and other processes see new events within tens of
-// milliseconds.
-const INGEST_DELAY_MS = 20;
-const MAX_PENDING_EVENTS = 1_000;
-const ORPHAN_SCAN_INTERVAL_MS = 1_000;
 // A turn starts by opening its session. Turns that follow each other faster than this (a loop, a
 // benchmark) skip re-reading it from the database: a read costs ~4 syscalls, as much as the
 // turn's own appends. So another process's appends to the same session can take this long to
@@ -146,193 +122,31 @@ const MAX_KNOWN_SESSIONS = 10_000;
 const FORGET_DOWN_TO = 0.9;
 
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
-  const db = openDatabase(path, options.onStatement);
+  const durability = options.durability ?? 'write';
+  const db = openDatabase(path, options.onStatement, durability);
   const sql = prepareStatements(db);
-  let worker: WriteWorker | undefined;
-  // Started on first need (the thread takes ~50 ms to come up), and again if it died.
-  const writer = (): WriteWorker => {
-    if (worker === undefined || worker.failed()) worker = startWriteWorker(path, BUSY_TIMEOUT_MS);
-    return worker;
-  };
-  const checkpointer = startCheckpointer(db, writer);
-
   const known = new Map<string, KnownSession>();
-  // Sessions created and not yet journaled (see createSession).
-  let created: JournalBatch[] = [];
-  let journal = createJournal(journalDir(path));
-  // The batch lines of `journal`, not yet part of a write job, and their events per session.
-  let pending: string[] = [];
-  let pendingSessions = new Map<string, number>();
-  // The last state journaled of each task, and its line.
-  let pendingTasks = new Map<string, JournaledTask>();
-  let pendingEvents = 0;
-  // Task states journaled and not yet in the tasks table, the last of each task: reads see them.
-  const journaledTasks = new Map<string, TaskRecord>();
-  // Closed journals whose jobs have not committed yet, oldest first; they commit in this order.
-  const rotated: Rotated[] = [];
-  // Every rotation queues one job and every commit takes one off: rotations - rotated.length have committed.
-  let rotations = 0;
-  // Journals deleted since their batches committed: the next job drops their ingestion records.
-  let deleted: string[] = [];
-  let inFlight: Promise<void> | undefined;
-  let ingestTimer: NodeJS.Timeout | undefined;
-  let ingestFailure: unknown;
-  let lastOrphanScan = 0;
   let closing: Promise<void> | undefined;
-
-  const replayOrphans = (): void => {
-    lastOrphanScan = Date.now();
-    for (const orphan of claimOrphanJournals(journalDir(path))) {
-      const ingested = sql.selectIngested.get(orphan.name);
-      if (orphan.batches.length + orphan.tasks.length > 0 && (ingested === undefined || ingested.generation < orphan.generation)) {
-        // Its result is not read: this process holds nothing of a dead process's sessions.
-        runWriteJob(db, ingestJob(orphan.batches, orphan.tasks, orphan.name, orphan.generation, [], []));
-        checkpointer.committed(orphan.events);
-      }
-      orphan.remove();
-      sql.forgetJournal.run(orphan.name);
-    }
-  };
-
-  /** Closes the journal to new batches and queues its job; appends go on in a new file. */
-  const rotate = (): void => {
-    journalCreated();
-    if (pending.length + pendingTasks.size === 0) return;
-    // Only the last state of each task: its earlier ones are in the journal for a replay, but
-    // writing each into the table cost the write thread ~50 µs a state (its document and indexes).
-    const taskLines = [...pendingTasks.values()].map(({ line }) => line);
-    rotated.push({ journal, job: ingestJob(pending, taskLines, journal.name, journal.generation, deleted, [...pendingSessions.keys()]), events: pendingSessions, tasks: pendingTasks });
-    rotations++;
-    deleted = [];
-    journal = createJournal(journalDir(path));
-    pending = [];
-    pendingSessions = new Map();
-    pendingTasks = new Map();
-    pendingEvents = 0;
-  };
-
-  const journaled = (batches: readonly JournalBatch[], tasks: readonly TaskRecord[] = []): void => {
-    const lines = batches.map(journalLine);
-    const taskLines = tasks.map(taskLine);
-    journal.write([...lines, ...taskLines]);
-    pending.push(...lines);
-    for (const batch of batches) {
-      pendingSessions.set(batch.session, (pendingSessions.get(batch.session) ?? 0) + batch.events.length);
-      pendingEvents += batch.events.length;
-    }
-    tasks.forEach((task, i) => {
-      pendingTasks.set(task.id, { task, line: taskLines[i]! });
-      journaledTasks.set(task.id, task);
+  let ingest: JournalIngest;
+  try {
+    ingest = startJournalIngest({
+      db,
+      path,
+      durability,
+      onCommitted(events, lastSeqs) {
+        for (const [id, lastSeq] of lastSeqs) {
+          const session = known.get(id);
+          if (session === undefined) continue;
+          session.pending -= events.get(id)!;
+          Object.assign(session, { lastSeq: lastSeq + session.pending, stored: true });
+        }
+      },
     });
-    pendingEvents += tasks.length;
-  };
-
-  /** Books a committed job: what the database now holds of each session, plus what is still journaled. */
-  const committed = (done: Rotated, rows: readonly unknown[]): void => {
-    rotated.shift();
-    done.journal.remove();
-    deleted.push(done.journal.name);
-    checkpointer.committed([...done.events.values()].reduce((sum, count) => sum + count, 0));
-    for (const [id, lastSeq] of lastSeqs(rows)) {
-      const session = known.get(id);
-      if (session === undefined) continue;
-      session.pending -= done.events.get(id)!;
-      Object.assign(session, { lastSeq: lastSeq + session.pending, stored: true });
-    }
-    // A state saved again since stays, for the next job.
-    for (const [id, { task }] of done.tasks) if (journaledTasks.get(id) === task) journaledTasks.delete(id);
-    for (const id of refusedTasks(rows)) {
-      // save() checked the owner; only another process that took the same id meanwhile gets here.
-      process.stderr.write(`warning: the state of A2A task '${id}' was not stored: another agent or caller holds that task id\n`);
-    }
-  };
-
-  /** Runs the queued jobs on this thread's connection: only while none is on the write thread. */
-  const commitHere = (): void => {
-    for (const next of [...rotated]) committed(next, runWriteJob(db, next.job));
-  };
-
-  const scheduleIngest = (): void => {
-    if (pending.length + pendingTasks.size + created.length > 0 && ingestTimer === undefined && closing === undefined) ingestTimer = setTimeout(ingestWhenIdle, INGEST_DELAY_MS).unref();
-  };
-
-  /**
-   * Hands the oldest job to the write thread, unless one is there already (its end hands the next).
-   * Until the thread is up, jobs run here: a short CLI run never waits for it.
-   */
-  const ingestInBackground = (): void => {
-    try {
-      rotate();
-    } catch (error) {
-      // Nothing is lost (what was not journaled stays queued); the next flush retries and reports it.
-      ingestFailure = error;
-      return;
-    }
-    const next = rotated[0];
-    if (inFlight !== undefined || next === undefined) return;
-    const thread = writer();
-    thread.poll();
-    if (!thread.ready()) {
-      try {
-        commitHere();
-        ingestFailure = undefined;
-      } catch (error) {
-        ingestFailure = error;
-      }
-      return;
-    }
-    inFlight = thread
-      .run(next.job)
-      .then(
-        (rows) => {
-          committed(next, rows);
-          ingestFailure = undefined;
-        },
-        (error: unknown) => {
-          // Nothing is lost (the batches stay journaled); the next flush retries and reports it.
-          ingestFailure = error;
-        },
-      )
-      .finally(() => {
-        inFlight = undefined;
-        if (ingestFailure === undefined && rotated.length > 0) ingestInBackground();
-        else scheduleIngest();
-      });
-  };
-
-  function ingestWhenIdle(): void {
-    ingestTimer = undefined;
-    ingestInBackground();
-    try {
-      if (Date.now() - lastOrphanScan >= ORPHAN_SCAN_INTERVAL_MS) replayOrphans();
-    } catch (error) {
-      ingestFailure = error;
-    }
+  } catch (error) {
+    db.close();
+    throw error;
   }
-
-  /**
-   * Commits every journaled batch before returning: on the write thread once it is up (this thread
-   * only waits), else here. After a failed job it tries once more here, so the caller hears why.
-   */
-  const flush = async (): Promise<void> => {
-    rotate();
-    // Only what is journaled now: appends made meanwhile must not keep the caller waiting.
-    const target = rotations;
-    while (rotations - rotated.length < target) {
-      worker?.poll();
-      if (inFlight === undefined && worker?.ready()) ingestInBackground();
-      if (inFlight !== undefined) {
-        await inFlight;
-        if (ingestFailure === undefined) continue;
-      }
-      try {
-        commitHere();
-        ingestFailure = undefined;
-      } catch (error) {
-        throw ingestFailure === undefined ? error : new Error(`storing journaled events failed: ${String(error)}`, { cause: ingestFailure });
-      }
-    }
-  };
+  const { checkpointer, flush } = ingest;
 
   /**
    * Drops the oldest sessions whose every event is in the database: a server starting a
@@ -359,18 +173,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
    */
   const createSession = (id: string, syndicate: string): SessionRecord => {
     const createdAt = Date.now();
-    created.push({ session: id, syndicate, seq: 1, appendedAt: createdAt, events: [], payloads: [] });
-    scheduleIngest();
+    ingest.create({ session: id, syndicate, seq: 1, appendedAt: createdAt, events: [], payloads: [] });
     if (known.size >= MAX_KNOWN_SESSIONS) forgetSettledSessions();
     known.set(id, { syndicate, createdAt, lastSeq: 0, updatedAt: createdAt, pending: 0, verifiedAt: createdAt, stored: false });
     return { id, syndicate, createdAt, updatedAt: createdAt, eventCount: 0 };
-  };
-
-  /** Journals the sessions created since the last write; if that fails they stay queued for the next one. */
-  const journalCreated = (): void => {
-    if (created.length === 0) return;
-    journaled(created);
-    created = [];
   };
 
   /** The session as the database has it, remembered. */
@@ -425,10 +231,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     queuedTasks = [];
     if (queue.length > 0) noteWriter(queue);
     const appendedAt = Date.now();
-    // Sessions created since the last write go first, in the same write(2).
-    const batches: JournalBatch[] = [...created];
-    const outcomes = queue.map((append): { seq: number } | { error: Error } => {
-      const session = knownSession(append.sessionId);
+    const batches: JournalBatch[] = [];
+    const outcomes = queue.map((append): { seq: number } | { error: unknown } => {
+      let session: KnownSession | undefined;
+      try {
+        session = knownSession(append.sessionId);
+      } catch (error) {
+        return { error };
+      }
       if (session === undefined) {
         return { error: new Error(`cannot append to session '${append.sessionId}': it was not opened (call openSession first)`) };
       }
@@ -440,8 +250,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return { seq: session.lastSeq };
     });
     try {
-      if (batches.length + tasks.length > 0) journaled(batches, tasks.map(({ task }) => task));
-      created = [];
+      ingest.write(batches, tasks.map(({ task }) => task));
     } catch (error) {
       for (const batch of batches) {
         const session = known.get(batch.session)!;
@@ -452,14 +261,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       for (const task of tasks) task.reject(error);
       return;
     }
-    if (inFlight !== undefined) worker?.poll();
-    if (pendingEvents >= MAX_PENDING_EVENTS) ingestInBackground();
-    else scheduleIngest();
     outcomes.forEach((outcome, i) => ('seq' in outcome ? queue[i]!.resolve(outcome.seq) : queue[i]!.reject(outcome.error)));
     for (const task of tasks) task.resolve();
   };
 
-  replayOrphans();
 
   const deleteSession = db.transaction((id: string): boolean => {
     sql.deleteEvents.run(id);
@@ -485,7 +290,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
           if (!writeQueued()) queueMicrotask(writeAppends);
           queuedTasks.push({ task, resolve, reject });
         }),
-      journaled: (id) => journaledTasks.get(id),
+      journaled: ingest.journaledTask,
       flush,
     }),
     facts: createSqliteFacts(db, () => checkpointer.committed()),
@@ -515,6 +320,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
       // Serialised up front: an event that cannot be stored fails its batch before anything is written.
       const payloads = events.map((event) => JSON.stringify(event));
+      if (closing !== undefined) throw new Error(`cannot append to session '${sessionId}': the store is closed`);
       return new Promise((resolve, reject) => {
         if (!writeQueued()) scheduleWrite(sessionId);
         queued.push({ sessionId, events, payloads, resolve, reject });
@@ -538,13 +344,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       closing ??= (async () => {
         writeAppends();
         try {
-          await flush();
-          // Only now: if the ingest failed, the journal is what keeps the batches for the next open.
-          journal.remove();
-          for (const name of [...deleted, journal.name]) sql.forgetJournal.run(name);
+          await ingest.close();
         } finally {
-          clearTimeout(ingestTimer);
-          await worker?.stop();
           db.close();
         }
       })();

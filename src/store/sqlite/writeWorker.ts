@@ -43,7 +43,7 @@ const replies = workerData.replies;
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
-db.pragma('synchronous = NORMAL');
+db.pragma('synchronous = ' + workerData.synchronous);
 db.pragma('foreign_keys = ON');
 replies.postMessage({ ready: true });
 const cache = new Map();
@@ -71,11 +71,11 @@ parentPort.on('message', (message) => {
 
 type Reply = { ready: true } | { id: number; rows: unknown[] } | { id: number; error: string };
 
-export function startWriteWorker(path: string, busyTimeoutMs: number): WriteWorker {
+export function startWriteWorker(path: string, busyTimeoutMs: number, synchronous: string): WriteWorker {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   // Replies come on a port of their own, which poll() can read synchronously.
   const { port1: replies, port2 } = new MessageChannel();
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path: resolve(path), busyTimeoutMs, replies: port2 }, transferList: [port2] });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path: resolve(path), busyTimeoutMs, synchronous, replies: port2 }, transferList: [port2] });
   worker.unref();
   const waiting = new Map<number, { resolve(rows: unknown[]): void; reject(error: unknown): void }>();
   let nextId = 0;
