@@ -112,6 +112,25 @@ export class EmbeddingModelMismatchError extends Error {
   }
 }
 
+/** What a silo's stored vectors are: the model they came from and their dimension. */
+export interface SiloVectors {
+  embeddingModel: string;
+  dimensions: number;
+}
+
+/** Throws unless vectors of `dimensions` from `model` may be stored in, or compared with, the silo's. */
+export function checkSiloVectors(silo: string, stored: SiloVectors, model: string, dimensions: number): void {
+  if (stored.embeddingModel !== model) throw new EmbeddingModelMismatchError(silo, stored.embeddingModel, model);
+  if (stored.dimensions !== dimensions) {
+    throw new Error(`embedding model '${model}' returned ${dimensions} dimensions, but silo '${silo}' holds ${stored.dimensions}-dimensional vectors from it`);
+  }
+}
+
+/** A re-embedding that does not bring exactly one vector per fact of the silo. */
+export function incompleteReembedding(silo: string, facts: number, vectors: number, missing: number): Error {
+  return new Error(`re-embedding silo '${silo}' needs exactly one vector per fact: ${facts} facts, ${vectors} vectors, ${missing} facts without one`);
+}
+
 export interface FactStore {
   /** Stores a fact as active. The silo's first fact fixes its embedding model; a different model is an EmbeddingModelMismatchError. */
   insertFact(silo: string, fact: NewFact): Promise<FactRecord>;

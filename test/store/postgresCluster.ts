@@ -115,3 +115,16 @@ export function usePostgresCluster(): () => PostgresCluster {
     return cluster;
   };
 }
+
+/** A fresh database on the file's cluster (usePostgresCluster), created before the file's first test. */
+export function usePostgresDatabase(): () => string {
+  const cluster = usePostgresCluster();
+  let url: string | undefined;
+  beforeAll(async () => {
+    url = await cluster().createDatabase();
+  });
+  return () => {
+    if (url === undefined) throw new Error('the PostgreSQL test database has not been created');
+    return url;
+  };
+}

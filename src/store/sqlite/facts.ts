@@ -3,13 +3,15 @@ import type Database from 'better-sqlite3';
 import { assertSilo } from '../../core/silo.js';
 import { binaryCode, codeBytes } from './binaryCodes.js';
 import { eraseOldPageVersions, NO_LIMIT } from './connection.js';
+import { cosine } from '../vectors.js';
 import { createSiloIndex, type IndexedCode, type SiloIndex } from './factIndex.js';
 import {
-  EmbeddingModelMismatchError,
+  checkSiloVectors,
   type FactRecord,
   type FactStatus,
   type FactStore,
   type FactTag,
+  incompleteReembedding,
   type ListFactsOptions,
   type NewFact,
   rankingWords,
@@ -117,18 +119,6 @@ function blobOf(vector: Float32Array): Buffer {
 function vectorOf(blob: Buffer): Float32Array {
   // A Float32Array over the blob needs a 4-byte aligned offset; a Buffer has none promised.
   return blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) : new Float32Array(new Uint8Array(blob).buffer);
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    normA += a[i]! * a[i]!;
-    normB += b[i]! * b[i]!;
-  }
-  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
 }
 
 /**
@@ -272,11 +262,7 @@ export function createSqliteFacts(db: Database.Database, committed: () => void):
 
   const siloModelFor = (silo: string, model: string, dimensions: number): SiloRow | undefined => {
     const row = sql.selectSilo.get(silo);
-    if (row === undefined) return undefined;
-    if (row.embeddingModel !== model) throw new EmbeddingModelMismatchError(silo, row.embeddingModel, model);
-    if (row.dimensions !== dimensions) {
-      throw new Error(`embedding model '${model}' returned ${dimensions} dimensions, but silo '${silo}' holds ${row.dimensions}-dimensional vectors from it`);
-    }
+    if (row !== undefined) checkSiloVectors(silo, row, model, dimensions);
     return row;
   };
 
@@ -390,7 +376,7 @@ export function createSqliteFacts(db: Database.Database, committed: () => void):
     const facts = sql.selectIdsAndNumbers.all(silo);
     const missing = facts.filter((fact) => !embeddings.has(fact.id));
     if (missing.length > 0 || facts.length !== embeddings.size) {
-      throw new Error(`re-embedding silo '${silo}' needs exactly one vector per fact: ${facts.length} facts, ${embeddings.size} vectors, ${missing.length} facts without one`);
+      throw incompleteReembedding(silo, facts.length, embeddings.size, missing.length);
     }
     if (sql.selectSilo.get(silo) === undefined) return;
     const dimensions = embeddings.values().next().value!.length;

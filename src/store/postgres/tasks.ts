@@ -1,0 +1,60 @@
+import type { TaskPage, TaskQuery, TaskRecord, TaskRecords } from '../tasks.js';
+import type { Db } from './connection.js';
+
+/** A task as stored: its document serialised. */
+type TaskRow = Omit<TaskRecord, 'document'> & { document: string };
+
+const COLUMNS = 'id, agent, owner, context_id AS "contextId", state, status_at AS "statusAt", document';
+
+// Optional filters are `($n IS NULL OR ...)`, so one statement serves every combination.
+const FILTERS = `
+  agent = $1 AND owner = $2
+  AND ($3::text IS NULL OR context_id = $3)
+  AND ($4::text IS NULL OR state = $4)
+  AND ($5::text IS NULL OR status_at >= $5)`;
+
+const AFTER_CURSOR = '($6::text IS NULL OR status_at < $6 OR (status_at = $6 AND id < $7))';
+
+function recordOf(row: TaskRow): TaskRecord {
+  const { document, ...rest } = row;
+  return { ...rest, document: JSON.parse(document) as unknown };
+}
+
+function taken(id: string): Error {
+  return new Error(`task '${id}' belongs to another agent or caller and cannot be saved over`);
+}
+
+export function createPostgresTasks(db: Db): TaskRecords {
+  return {
+    async save(task: TaskRecord): Promise<void> {
+      // One statement: the upsert replaces the row only when it is the same agent's and owner's,
+      // so a task id taken meanwhile by another process is refused, not overwritten.
+      const { rowCount } = await db.write(
+        `INSERT INTO a2a_tasks (id, agent, owner, context_id, state, status_at, document) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state, status_at = excluded.status_at, document = excluded.document
+         WHERE a2a_tasks.agent = excluded.agent AND a2a_tasks.owner = excluded.owner`,
+        [task.id, task.agent, task.owner, task.contextId, task.state, task.statusAt, JSON.stringify(task.document)],
+      );
+      if (rowCount === 0) throw taken(task.id);
+    },
+    async get(agent: string, owner: string, id: string): Promise<TaskRecord | undefined> {
+      const [row] = await db.read<TaskRow>(`SELECT ${COLUMNS} FROM a2a_tasks WHERE agent = $1 AND owner = $2 AND id = $3`, [agent, owner, id]);
+      return row && recordOf(row);
+    },
+    async list(query: TaskQuery): Promise<TaskPage> {
+      const filters = [query.agent, query.owner, query.contextId ?? null, query.state ?? null, query.statusSince ?? null];
+      const [rows, [count]] = await Promise.all([
+        db.read<TaskRow>(`SELECT ${COLUMNS} FROM a2a_tasks WHERE ${FILTERS} AND ${AFTER_CURSOR} ORDER BY status_at DESC, id DESC LIMIT $8`, [
+          ...filters, query.after?.statusAt ?? null, query.after?.id ?? null, query.limit,
+        ]),
+        db.read<{ total: number }>(`SELECT count(*) AS total FROM a2a_tasks WHERE ${FILTERS}`, filters),
+      ]);
+      return { tasks: rows.map(recordOf), total: count!.total };
+    },
+    async inStates(states: readonly string[]): Promise<TaskRecord[]> {
+      if (states.length === 0) return [];
+      const rows = await db.read<TaskRow>(`SELECT ${COLUMNS} FROM a2a_tasks WHERE state = ANY($1::text[]) ORDER BY status_at, id`, [states]);
+      return rows.map(recordOf);
+    },
+  };
+}
