@@ -40,6 +40,12 @@ export interface SessionsOptions {
   json?: boolean;
 }
 
+/** `syndicate db migrate` and `syndicate db status`. */
+export interface DbOptions {
+  db?: string;
+  json?: boolean;
+}
+
 export interface UsageOptions {
   db?: string;
   json?: boolean;
