@@ -1,107 +1,15 @@
-import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { IN_CI } from '../inCi.js';
+import { missingPostgresTools, POSTGRES_INSTALL, startPostgresCluster, type PostgresCluster } from './postgresServer.js';
 
-// A throwaway PostgreSQL cluster for tests: initdb in a temp folder, a server on a free loopback
-// port, stopped and deleted at the end. It needs Debian's postgresql-15 and pgvector (built by
-// scripts/install-postgres.sh). Without them the PostgreSQL tests skip with the install command on
-// a developer machine; in CI (.ci/run installs both) they must run, so there they fail instead.
+// The PostgreSQL store's tests run on a throwaway cluster (postgresServer.ts). Without PostgreSQL
+// and pgvector they skip with the install command on a developer machine; in CI (.ci/run installs
+// both) they must run, so there they fail instead.
 
-const PG_BIN = process.env.SYNDICATE_PG_BIN ?? '/usr/lib/postgresql/15/bin';
-const PGVECTOR_CONTROL = '/usr/share/postgresql/15/extension/vector.control';
-export const POSTGRES_INSTALL = 'sudo scripts/install-postgres.sh (Debian: postgresql-15, postgresql-server-dev-15 and pgvector 0.8 from source)';
-
-function missingTools(): string | undefined {
-  if (!existsSync(join(PG_BIN, 'pg_ctl'))) return `no PostgreSQL server binaries in ${PG_BIN}`;
-  if (!existsSync(PGVECTOR_CONTROL)) return `pgvector is not installed (${PGVECTOR_CONTROL} is missing)`;
-  return undefined;
-}
-
-const missing = missingTools();
+const missing = missingPostgresTools();
 /** Whether the PostgreSQL tests run: when the tools are here, and always in CI (where missing tools fail them). */
 export const POSTGRES_TESTS = missing === undefined || IN_CI;
 if (!POSTGRES_TESTS) console.warn(`Skipping the PostgreSQL store tests: ${missing}. To run them: ${POSTGRES_INSTALL}`);
-
-const run = promisify(execFile);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-export interface PostgresCluster {
-  /** A URL of the cluster's `postgres` database, as its superuser. */
-  readonly url: string;
-  readonly port: number;
-  /** Creates a fresh, empty database and returns its URL. */
-  createDatabase(): Promise<string>;
-  stop(): Promise<void>;
-}
-
-/** Starts a cluster. initdb and pg_ctl refuse to run as root, so as root they run as `postgres`. */
-export async function startPostgresCluster(): Promise<PostgresCluster> {
-  if (missing !== undefined) throw new Error(`cannot start PostgreSQL for the tests: ${missing}; install it with ${POSTGRES_INSTALL}`);
-  const asRoot = userInfo().uid === 0;
-  const dir = mkdtempSync(join(tmpdir(), 'syndicate-pg-'));
-  const data = join(dir, 'data');
-  if (asRoot) {
-    const { stdout } = await run('id', ['-u', 'postgres']);
-    const { stdout: gid } = await run('id', ['-g', 'postgres']);
-    chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
-  }
-  chmodSync(dir, 0o700);
-  const pgTool = (tool: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', join(PG_BIN, tool), ...args]) : run(join(PG_BIN, tool), args);
-
-  const port = await freePort();
-  try {
-    await pgTool('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale', 'C.UTF-8']);
-    // Loopback only, the socket in the temp folder; durability is not what these tests are about,
-    // so the cluster skips fsync (it shares the machine with other test runs).
-    const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'full_page_writes=off', 'max_connections=200'].map((setting) => `-c ${setting}`);
-    await pgTool('pg_ctl', ['-D', data, '-o', `-p ${port} -k ${dir} ${settings.join(' ')}`, '-l', join(dir, 'server.log'), '-w', 'start']);
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  let stopped: Promise<void> | undefined;
-  return {
-    url,
-    port,
-    async createDatabase() {
-      const name = `t_${randomUUID().replaceAll('-', '')}`;
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
-      return `postgres://postgres@127.0.0.1:${port}/${name}`;
-    },
-    stop() {
-      stopped ??= pgTool('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).then(
-        () => rmSync(dir, { recursive: true, force: true }),
-        (error: unknown) => {
-          rmSync(dir, { recursive: true, force: true });
-          throw error;
-        },
-      );
-      return stopped;
-    },
-  };
-}
 
 /** One cluster for the test file: started before its first test, stopped after its last. */
 export function usePostgresCluster(): () => PostgresCluster {
