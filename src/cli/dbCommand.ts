@@ -1,4 +1,4 @@
-import { isPostgresUrl } from '../store/openStore.js';
+import { isPostgresUrl } from '../store/location.js';
 import { ExitCode } from './exitCodes.js';
 import type { DbOptions } from './options.js';
 import { UsageError } from './usageError.js';

@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { EXIT_CODES_HELP } from './exitCodes.js';
 import { addMemoryCommand } from './memoryCommand.js';
 import { PACKAGE_ROOT } from './resolveSyndicateFile.js';
-import type { BindingOptions, DbOptions, McpCommandOptions, McpDemoOptions, ServeA2aOptions, SessionsOptions, TurnCommandOptions, UsageOptions } from './options.js';
+import type { BindingOptions, DbOptions, McpCommandOptions, McpDemoOptions, PruneSessionsOptions, ServeA2aOptions, SessionsOptions, TurnCommandOptions, UsageOptions } from './options.js';
 
 // Only commander is loaded up front: each action imports its command module on first use, so
 // `--help` loads nothing else and `validate` never loads the runtime, models or SQLite binding.
@@ -158,6 +158,22 @@ export function buildProgram(): Command {
     .action(async (options: DbOptions) => {
       const { dbStatusCommand } = await import('./dbCommand.js');
       process.exitCode = await dbStatusCommand(options);
+    });
+
+  sessions
+    .command('prune')
+    .summary('delete sessions not updated for a while')
+    .description('Delete every session not updated within the given time, with its events (the usage ledger keeps its rows).')
+    .requiredOption('--older-than <age>', 'how long a session must have been left alone: 90d, 12w, 24h, or a day (2026-11-01) or an ISO time to cut at')
+    .option(dbOption, dbHelp)
+    .option('--json', 'print {pruned, before} as JSON')
+    .addHelpText('after', `
+Examples:
+  $ syndicate sessions prune --older-than 90d
+${EXIT_CODES_HELP}`)
+    .action(async (options: PruneSessionsOptions) => {
+      const { pruneSessions } = await import('./sessionsCommand.js');
+      process.exitCode = await pruneSessions(options);
     });
 
   program

@@ -1,4 +1,4 @@
-import { defaultDbPath } from './location.js';
+import { defaultDbPath, isPostgresUrl } from './location.js';
 import { openSqliteStore } from './sqlite/index.js';
 import type { Store } from './store.js';
 
@@ -8,12 +8,6 @@ export interface OpenStoreOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-const POSTGRES_URL = /^postgres(ql)?:\/\//i;
-
-/** Whether the store is named by a postgres:// or postgresql:// URL (anything else is a SQLite path). */
-export function isPostgresUrl(target: string): boolean {
-  return POSTGRES_URL.test(target);
-}
 
 export async function openStore({ dbPath, env = process.env }: OpenStoreOptions = {}): Promise<Store> {
   const target = dbPath ?? defaultDbPath(env);

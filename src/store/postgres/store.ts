@@ -80,6 +80,10 @@ function sessionStore(db: Db) {
     async deleteSession(id: string): Promise<boolean> {
       return ((await db.write('DELETE FROM sessions WHERE id = $1', [id])).rowCount ?? 0) > 0;
     },
+    async pruneSessions(before: number): Promise<number> {
+      // Events go with their sessions (ON DELETE CASCADE); sessions_by_update finds the old ones.
+      return (await db.write('DELETE FROM sessions WHERE updated_at < $1', [before])).rowCount ?? 0;
+    },
     async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
       // Serialised up front: an event that cannot be stored fails its batch before anything is written.
       const payloads = events.map((event) => JSON.stringify(event));
