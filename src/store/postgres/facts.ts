@@ -13,11 +13,13 @@ import {
   type ScoredFact,
   type SiloSummary,
   type SiloVectors,
+  textQueries,
   type VectorQuery,
 } from '../facts.js';
 import type { Db } from './connection.js';
 import { cosine } from '../vectors.js';
 import { parseVector, vectorLiteral } from './vectors.js';
+import { createWordCounts } from './wordCounts.js';
 
 // Facts on PostgreSQL: one row per fact with its pgvector embedding and its tsvector, every
 // statement filtered by silo. A vector search takes the nearest candidates by HNSW (an index per
@@ -99,6 +101,8 @@ export function createPostgresFacts(db: Db): FactStore {
   // Dimensions whose HNSW index this process knows exists.
   const indexed = new Set<number>();
 
+  const wordCounts = createWordCounts(db);
+
   const siloVectors = async (silo: string): Promise<SiloVectors | undefined> =>
     (await db.read<SiloVectors>('SELECT embedding_model AS "embeddingModel", dimensions FROM fact_silos WHERE silo = $1', [silo]))[0];
 
@@ -177,14 +181,19 @@ export function createPostgresFacts(db: Db): FactStore {
       assertSilo(silo);
       const words = rankingWords(text);
       if (words.length === 0) return [];
-      // rankingWords holds letters and digits only, so joined with | it is a tsquery of plain words.
-      const rows = await db.read<FactRow & { score: number }>(
-        `SELECT ${COLUMNS}, ts_rank(search, query) AS score
-         FROM facts, to_tsquery('simple', $2) AS query
-         WHERE silo = $1 AND search @@ query ORDER BY score DESC, number LIMIT $3`,
-        [silo, words.join(' | '), limit],
-      );
-      return rows.map((row) => ({ fact: recordOf(row), score: row.score }));
+      const counts = await wordCounts.current();
+      // A word the statistics do not list is not common: it counts as held by one fact.
+      for (const query of textQueries(words.map((word) => ({ word, facts: counts.get(word) ?? 1 })))) {
+        // rankingWords holds letters and digits only, so joined with & and | it is a tsquery of plain words.
+        const rows = await db.read<FactRow & { score: number }>(
+          `SELECT ${COLUMNS}, ts_rank(search, query) AS score
+           FROM facts, to_tsquery('simple', $2) AS query
+           WHERE silo = $1 AND search @@ query ORDER BY score DESC, number LIMIT $3`,
+          [silo, query.map((group) => `(${group.join(' & ')})`).join(' | '), limit],
+        );
+        if (rows.length > 0) return rows.map((row) => ({ fact: recordOf(row), score: row.score }));
+      }
+      return [];
     },
     async supersedeFacts(silo: string, ids: readonly string[], correctionId: string): Promise<number> {
       assertSilo(silo);
