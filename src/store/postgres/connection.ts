@@ -113,9 +113,9 @@ export function poolConfig(url: string, options: PostgresStoreOptions = {}): pg.
     connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
     // Filtered HNSW scans keep going until enough rows pass the silo filter (pgvector >= 0.8), and
-    // look at enough candidates for the exact re-rank (see facts.ts). Placeholders until the vector
+    // look at as many candidates as a search re-ranks (see facts.ts). Placeholders until the vector
     // library loads, which then takes them.
-    options: '-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=200',
+    options: '-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=40',
     application_name: 'syndicate',
     types,
   };
