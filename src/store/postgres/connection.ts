@@ -115,7 +115,7 @@ export function poolConfig(url: string, options: PostgresStoreOptions = {}): pg.
     // Filtered HNSW scans keep going until enough rows pass the silo filter (pgvector >= 0.8), and
     // look at as many candidates as a search re-ranks (see facts.ts). Placeholders until the vector
     // library loads, which then takes them.
-    options: '-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=40',
+    options: '-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=100',
     application_name: 'syndicate',
     types,
   };
