@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import type { TurnEvent } from '../../src/runtime/events.js';
+import type { TurnEvent } from '../../src/core/events.js';
 import { migrate, openPostgresStore, schemaStatus, SCHEMA_VERSION } from '../../src/store/postgres/index.js';
 import type { Store, StoredEvent } from '../../src/store/store.js';
 import { POSTGRES_TESTS, usePostgresCluster } from './postgresCluster.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { assertSilo } from '../../memory/silo.js';
+import { assertSilo } from '../../core/silo.js';
 import {
   checkSiloVectors,
   type FactRecord,

@@ -1,4 +1,4 @@
-import type { TurnEvent } from '../../runtime/events.js';
+import type { TurnEvent } from '../../core/events.js';
 import type { ReadEventsOptions, SessionRecord, Store, StoredEvent, UsageQuery, UsageRow } from '../store.js';
 import { createDb, type Db, type PostgresStoreOptions } from './connection.js';
 import { createPostgresDocuments } from './documents.js';
