@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 
@@ -41,6 +41,19 @@ export interface PostgresCluster {
   stop(): Promise<void>;
 }
 
+/**
+ * Lets other users pass through (search, not list) the folders above `dir` that keep them out: the
+ * test run's and each test file's temp folders are created 0700 by root, and the server runs as
+ * `postgres`. Stops at the first folder others may already pass (the system temp folder).
+ */
+function letOthersThrough(dir: string): void {
+  for (let folder = dirname(dir); folder !== dirname(folder); folder = dirname(folder)) {
+    const { mode } = statSync(folder);
+    if ((mode & 0o001) !== 0) return;
+    chmodSync(folder, (mode & 0o7777) | 0o001);
+  }
+}
+
 /** Starts a cluster. initdb and pg_ctl refuse to run as root, so as root they run as `postgres`. */
 export async function startPostgresCluster({ durable = false }: { durable?: boolean } = {}): Promise<PostgresCluster> {
   const missing = missingPostgresTools();
@@ -52,6 +65,7 @@ export async function startPostgresCluster({ durable = false }: { durable?: bool
     const { stdout } = await run('id', ['-u', 'postgres']);
     const { stdout: gid } = await run('id', ['-g', 'postgres']);
     chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
+    letOthersThrough(dir);
   }
   chmodSync(dir, 0o700);
   const pgTool = (tool: string, args: string[]) =>
