@@ -2,6 +2,7 @@ import { benchA2a } from './a2a.js';
 import { benchColdStart } from './coldStart.js';
 import { benchMemory } from './memory.js';
 import { benchObservability } from './observability.js';
+import { benchPostgres } from './postgres.js';
 import { benchSessionAppend } from './sessionAppend.js';
 import { benchTurnOverhead } from './turnOverhead.js';
 
@@ -15,6 +16,7 @@ const benches: Record<string, () => Promise<void>> = {
   coldStart: benchColdStart,
   memory: benchMemory,
   a2a: benchA2a,
+  postgres: benchPostgres,
 };
 
 // BENCH=observability (or a comma-separated list) runs only those benches.

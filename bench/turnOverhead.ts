@@ -23,7 +23,7 @@ export function benchCouncil(): CompiledSyndicate {
   return compileSyndicate(defineSyndicate({ ...leaf('Moderator'), subagents: [leaf('Advocate'), leaf('Skeptic')] }, { name: 'Bench Council', memorySystem: 'session-only' }));
 }
 
-async function turn(compiled: CompiledSyndicate, options: RunTurnOptions): Promise<void> {
+export async function turn(compiled: CompiledSyndicate, options: RunTurnOptions): Promise<void> {
   let modelCalls = 0;
   for await (const event of runTurn(compiled, options)) {
     if (event.type === 'usage') modelCalls++;

@@ -21,6 +21,8 @@ await build({
   target: 'node20',
   external: [
     'better-sqlite3',
+    // Only a PostgreSQL store loads it (and its optional pg-native).
+    'pg',
     '@ai-sdk/*',
     'ollama-ai-provider-v2',
     'ai',

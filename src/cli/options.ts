@@ -40,6 +40,17 @@ export interface SessionsOptions {
   json?: boolean;
 }
 
+/** `syndicate sessions prune`. */
+export interface PruneSessionsOptions extends SessionsOptions {
+  olderThan: string;
+}
+
+/** `syndicate db migrate` and `syndicate db status`. */
+export interface DbOptions {
+  db?: string;
+  json?: boolean;
+}
+
 export interface UsageOptions {
   db?: string;
   json?: boolean;

@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { EXIT_CODES_HELP } from './exitCodes.js';
 import { addMemoryCommand } from './memoryCommand.js';
 import { PACKAGE_ROOT } from './resolveSyndicateFile.js';
-import type { BindingOptions, McpCommandOptions, McpDemoOptions, ServeA2aOptions, SessionsOptions, TurnCommandOptions, UsageOptions } from './options.js';
+import type { BindingOptions, DbOptions, McpCommandOptions, McpDemoOptions, PruneSessionsOptions, ServeA2aOptions, SessionsOptions, TurnCommandOptions, UsageOptions } from './options.js';
 
 // Only commander is loaded up front: each action imports its command module on first use, so
 // `--help` loads nothing else and `validate` never loads the runtime, models or SQLite binding.
@@ -130,6 +130,50 @@ export function buildProgram(): Command {
     .action(async (id: string, options: SessionsOptions) => {
       const { deleteSession } = await import('./sessionsCommand.js');
       process.exitCode = await deleteSession(id, options);
+    });
+
+  const db = program
+    .command('db')
+    .summary('migrate a PostgreSQL store\'s schema, or show its version')
+    .description('Manage the schema of a PostgreSQL store (a SQLite file brings its own up to date when opened).')
+    .addHelpText('after', EXIT_CODES_HELP);
+  const postgresOption = '--db <url>';
+  const postgresHelp = 'the store: postgres://user:password@host:port/database (default: $SYNDICATE_DB)';
+  db.command('migrate')
+    .summary('apply the pending schema migrations')
+    .description('Apply the pending schema migrations (and create the pgvector extension). Safe to run while other processes use the database: migrations run under an advisory lock, once.')
+    .option(postgresOption, postgresHelp)
+    .option('--json', 'print {from, to} as JSON')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (options: DbOptions) => {
+      const { dbMigrateCommand } = await import('./dbCommand.js');
+      process.exitCode = await dbMigrateCommand(options);
+    });
+  db.command('status')
+    .summary('show the server, pgvector and schema versions')
+    .description('Show the PostgreSQL server version, the pgvector version and the schema version against the one this syndicate brings.')
+    .option(postgresOption, postgresHelp)
+    .option('--json', 'print the status as one JSON object')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (options: DbOptions) => {
+      const { dbStatusCommand } = await import('./dbCommand.js');
+      process.exitCode = await dbStatusCommand(options);
+    });
+
+  sessions
+    .command('prune')
+    .summary('delete sessions not updated for a while')
+    .description('Delete every session not updated within the given time, with its events (the usage ledger keeps its rows).')
+    .requiredOption('--older-than <age>', 'how long a session must have been left alone: 90d, 12w, 24h, or a day (2026-11-01) or an ISO time to cut at')
+    .option(dbOption, dbHelp)
+    .option('--json', 'print {pruned, before} as JSON')
+    .addHelpText('after', `
+Examples:
+  $ syndicate sessions prune --older-than 90d
+${EXIT_CODES_HELP}`)
+    .action(async (options: PruneSessionsOptions) => {
+      const { pruneSessions } = await import('./sessionsCommand.js');
+      process.exitCode = await pruneSessions(options);
     });
 
   program

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { defaultDbPath } from '../store/location.js';
+import { defaultDbPath, isPostgresUrl } from '../store/location.js';
 import type { Store } from '../store/store.js';
 
-/** The SQLite file sessions live in: --db when given, else the per-user default (SYNDICATE_HOME first). */
+/** The store sessions live in: --db when given (a SQLite path or a postgres:// URL), else the per-user default (SYNDICATE_HOME first). */
 export function dbPathFor(option: string | undefined, env: NodeJS.ProcessEnv): string {
-  return option === undefined ? defaultDbPath(env) : resolve(option);
+  if (option === undefined) return defaultDbPath(env);
+  return isPostgresUrl(option) ? option : resolve(option);
 }
 
 /** The store is imported on first use: the native SQLite binding is not needed for validate or --help. */
@@ -16,5 +17,5 @@ export async function openSessionStore(dbPath: string): Promise<Store> {
 
 /** Reading commands must not create an empty database as a side effect. */
 export async function openExistingStore(dbPath: string): Promise<Store | undefined> {
-  return existsSync(dbPath) ? openSessionStore(dbPath) : undefined;
+  return isPostgresUrl(dbPath) || existsSync(dbPath) ? openSessionStore(dbPath) : undefined;
 }

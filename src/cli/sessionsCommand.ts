@@ -1,10 +1,12 @@
 import type { SessionRecord, Store } from '../store/store.js';
 import { createJsonPrinter, createTracePrinter } from './eventPrinter.js';
 import { ExitCode } from './exitCodes.js';
-import type { SessionsOptions } from './options.js';
+import type { PruneSessionsOptions, SessionsOptions } from './options.js';
 import { dbPathFor, openExistingStore } from './sessionStore.js';
 import { colourEnabled, createStyle } from './terminal.js';
 import { formatTime } from './text.js';
+import { parseSince } from '../telemetry/ledger/since.js';
+import { UsageError } from './usageError.js';
 
 const write = (text: string): void => void process.stdout.write(text);
 
@@ -56,6 +58,25 @@ export function deleteSession(id: string, options: SessionsOptions): Promise<num
   return withStore(options, async (store, dbPath) => {
     if (!store || !(await store.deleteSession(id))) return notFound(id, dbPath);
     write(`Deleted session ${id}.\n`);
+    return ExitCode.ok;
+  });
+}
+
+/** The cutoff of --older-than: a duration back from now, or a day or time to cut at. */
+function cutoffOf(olderThan: string): number {
+  try {
+    return parseSince(olderThan, Date.now());
+  } catch {
+    throw new UsageError(`cannot read --older-than '${olderThan}': use a duration (90d, 12w, 24h, 30m), a day 2026-11-01 or an ISO time 2026-11-01T09:00Z`);
+  }
+}
+
+export function pruneSessions(options: PruneSessionsOptions): Promise<number> {
+  const before = cutoffOf(options.olderThan);
+  return withStore(options, async (store) => {
+    const pruned = (await store?.pruneSessions(before)) ?? 0;
+    if (options.json) write(`${JSON.stringify({ pruned, before })}\n`);
+    else write(`Deleted ${pruned} session${pruned === 1 ? '' : 's'} not updated since ${formatTime(before)}.\n`);
     return ExitCode.ok;
   });
 }

@@ -29,6 +29,13 @@ export function defaultDataDir(env: Env = process.env, platform: NodeJS.Platform
   return posix.join(dataHome, APP_DIR);
 }
 
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+
+/** Whether the store is named by a postgres:// or postgresql:// URL (anything else is a SQLite path). */
+export function isPostgresUrl(target: string): boolean {
+  return POSTGRES_URL.test(target);
+}
+
 export function defaultDbPath(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
   const join = platform === 'win32' ? win32.join : posix.join;
   return join(defaultDataDir(env, platform), 'syndicate.db');

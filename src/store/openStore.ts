@@ -1,15 +1,13 @@
-import { defaultDbPath } from './location.js';
+import { defaultDbPath, isPostgresUrl } from './location.js';
 import type { Durability } from './sqlite/connection.js';
 import { openSqliteStore } from './sqlite/index.js';
 import type { Store } from './store.js';
 
 export interface OpenStoreOptions {
-  /** A SQLite file path; defaults to defaultDbPath(env). */
+  /** A SQLite file path or a postgres:// (postgresql://) URL; defaults to defaultDbPath(env). */
   dbPath?: string;
   env?: Readonly<Record<string, string | undefined>>;
 }
-
-const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 
 /** SYNDICATE_DURABILITY: `fsync` makes every acknowledged write survive power loss; unset, a process crash. */
 export function durabilityOf(env: Readonly<Record<string, string | undefined>>): Durability {
@@ -21,7 +19,10 @@ export function durabilityOf(env: Readonly<Record<string, string | undefined>>):
 
 export async function openStore({ dbPath, env = process.env }: OpenStoreOptions = {}): Promise<Store> {
   const target = dbPath ?? defaultDbPath(env);
-  // Refused explicitly: taken as a path, the URL would silently create a file named after it.
-  if (POSTGRES_URL.test(target)) throw new Error('PostgreSQL stores are not supported yet; pass a SQLite file path');
+  if (isPostgresUrl(target)) {
+    // Loaded only for a PostgreSQL URL, so SQLite users never load pg.
+    const { openPostgresStore } = await import('./postgres/index.js');
+    return openPostgresStore(target);
+  }
   return openSqliteStore(target, { durability: durabilityOf(env) });
 }

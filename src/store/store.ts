@@ -68,6 +68,11 @@ export interface Store {
   /** Returns false when there was no such session. */
   deleteSession(id: string): Promise<boolean>;
   /**
+   * Retention: deletes every session last updated before `before` (milliseconds since the epoch),
+   * with its events; returns how many. Ledger rows stay, as with deleteSession.
+   */
+  pruneSessions(before: number): Promise<number>;
+  /**
    * Appends atomically: all of the batch is stored or none of it. O(batch), never O(session).
    * Resolves, once the batch is durable, to the seq of the batch's last event (an empty batch: the
    * session's last seq). Durable means it survives the process being killed (SIGKILL, a crash); an

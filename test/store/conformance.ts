@@ -280,6 +280,35 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       expect((await store.readEvents(kept)).map((entry) => entry.event)).toStrictEqual(messages(2));
     });
 
+    it('prunes the sessions last updated before the cutoff, with their events, keeping newer ones and usage rows', async () => {
+      const [syndicate, stale, fresh] = [uniqueId('retention'), uniqueId('stale'), uniqueId('fresh')];
+      await store.openSession(stale, syndicate);
+      await store.appendEvents(stale, messages(2));
+      await store.recordUsage([usageRow(syndicate, { sessionId: stale })]);
+      await nextMillisecond();
+      const cutoff = Date.now();
+      await store.openSession(fresh, syndicate);
+
+      expect(await store.pruneSessions(cutoff)).toBeGreaterThanOrEqual(1);
+
+      expect(await store.getSession(stale)).toBeUndefined();
+      expect(await store.readEvents(stale)).toStrictEqual([]);
+      expect((await store.listSessions({ syndicate })).map((session) => session.id)).toStrictEqual([fresh]);
+      expect(await store.queryUsage({ syndicate })).toStrictEqual([usageRow(syndicate, { sessionId: stale })]);
+    });
+
+    it('keeps a session whose last append is after the cutoff, however old its creation', async () => {
+      const id = uniqueId('revived');
+      await store.openSession(id, 'council');
+      await nextMillisecond();
+      const cutoff = Date.now();
+      await store.appendEvents(id, messages(1));
+
+      await store.pruneSessions(cutoff);
+
+      expect((await store.getSession(id))?.eventCount).toBe(1);
+    });
+
     it('returns false when deleting an unknown session', async () => {
       expect(await store.deleteSession(uniqueId('missing'))).toBe(false);
     });

@@ -31,7 +31,7 @@ describe('openStore', () => {
     expect(existsSync(join(home, 'syndicate.db'))).toBe(true);
   });
 
-  it('refuses a PostgreSQL URL rather than treating it as a file path', async () => {
-    await expect(openStore({ dbPath: 'postgres://localhost/syndicate' })).rejects.toThrow(/PostgreSQL/);
+  it('opens a PostgreSQL URL as a PostgreSQL store, never as a file path', async () => {
+    await expect(openStore({ dbPath: 'postgres://postgres@127.0.0.1:1/syndicate' })).rejects.toThrow(/cannot connect to PostgreSQL at 127\.0\.0\.1:1 /);
   });
 });

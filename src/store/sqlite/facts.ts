@@ -3,17 +3,21 @@ import type Database from 'better-sqlite3';
 import { assertSilo } from '../../core/silo.js';
 import { binaryCode, codeBytes } from './binaryCodes.js';
 import { eraseOldPageVersions, NO_LIMIT } from './connection.js';
+import { cosine } from '../vectors.js';
 import { createSiloIndex, type IndexedCode, type SiloIndex } from './factIndex.js';
 import {
-  EmbeddingModelMismatchError,
+  checkSiloVectors,
   type FactRecord,
   type FactStatus,
   type FactStore,
   type FactTag,
+  incompleteReembedding,
   type ListFactsOptions,
   type NewFact,
   rankingWords,
   type ScoredFact,
+  type TextQuery,
+  textQueries,
   type SiloSummary,
   type VectorQuery,
 } from '../facts.js';
@@ -76,13 +80,6 @@ const RERANK_FACTOR = 10;
 const MAX_INDEXED_FACTS = 1_000_000;
 // Codes load in pages of concatenated columns: 100k facts took 190 ms a row at a time, 37 ms so.
 const CODE_PAGE = 20_000;
-// A word found in more facts than this is common: it nominates a fact for full-text ranking only
-// together with other words of the query (see ftsQueries). Ranking costs per matching fact: at 100k
-// facts, three words in 5,000 facts each matched 16,000 facts and took 14 ms to rank, facts with two
-// of them 800 and 2.7 ms, facts with all three 5 and 0.8 ms.
-const COMMON_WORD_FACTS = 1_000;
-// The rarest words of a query that take part in the full-text search, which bounds the pairs.
-const MAX_QUERY_WORDS = 16;
 // A legacy vec0 table of one dimension (before migration 7).
 const LEGACY_VECTOR_TABLE = /^fact_vectors_\d+$/;
 
@@ -119,35 +116,9 @@ function vectorOf(blob: Buffer): Float32Array {
   return blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) : new Float32Array(new Uint8Array(blob).buffer);
 }
 
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    normA += a[i]! * a[i]!;
-    normB += b[i]! * b[i]!;
-  }
-  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
-}
-
-/**
- * The full-text queries for the words (with how many facts hold each; absent words are left out),
- * each word quoted so FTS5 operators in user text are read as words. Ranking costs per matching
- * fact, so common words nominate facts together: the first query matches facts holding a rare
- * word or all the common words; when it matches nothing and the query has three common words or
- * more and no rare one, the second matches facts holding any two of them. Word counts are over
- * every silo, as is the cost of ranking: the index is not partitioned by silo.
- */
-function ftsQueries(words: ReadonlyArray<{ word: string; facts: number }>): string[] {
-  const present = words.filter(({ facts }) => facts > 0).sort((a, b) => a.facts - b.facts).slice(0, MAX_QUERY_WORDS);
-  const quote = ({ word }: { word: string }): string => `"${word}"`;
-  const rare = present.filter(({ facts }) => facts <= COMMON_WORD_FACTS).map(quote);
-  const common = present.filter(({ facts }) => facts > COMMON_WORD_FACTS).map(quote);
-  const allCommon = common.length === 0 ? [] : [`(${common.join(' AND ')})`];
-  if (rare.length > 0 || common.length < 3) return [[...rare, ...allCommon].join(' OR ')].filter((query) => query !== '');
-  const pairs = common.slice(1).map((word, i) => `(${word} AND (${common.slice(0, i + 1).join(' OR ')}))`);
-  return [allCommon[0]!, pairs.join(' OR ')];
+/** FTS5 syntax of a full-text query, each word quoted so FTS5 operators in user text are read as words. */
+function ftsQuery(query: TextQuery): string {
+  return query.map((words) => (words.length === 1 ? `"${words[0]}"` : `(${words.map((word) => `"${word}"`).join(' AND ')})`)).join(' OR ');
 }
 
 function prepareStatements(db: Database.Database) {
@@ -272,11 +243,7 @@ export function createSqliteFacts(db: Database.Database, committed: () => void):
 
   const siloModelFor = (silo: string, model: string, dimensions: number): SiloRow | undefined => {
     const row = sql.selectSilo.get(silo);
-    if (row === undefined) return undefined;
-    if (row.embeddingModel !== model) throw new EmbeddingModelMismatchError(silo, row.embeddingModel, model);
-    if (row.dimensions !== dimensions) {
-      throw new Error(`embedding model '${model}' returned ${dimensions} dimensions, but silo '${silo}' holds ${row.dimensions}-dimensional vectors from it`);
-    }
+    if (row !== undefined) checkSiloVectors(silo, row, model, dimensions);
     return row;
   };
 
@@ -390,7 +357,7 @@ export function createSqliteFacts(db: Database.Database, committed: () => void):
     const facts = sql.selectIdsAndNumbers.all(silo);
     const missing = facts.filter((fact) => !embeddings.has(fact.id));
     if (missing.length > 0 || facts.length !== embeddings.size) {
-      throw new Error(`re-embedding silo '${silo}' needs exactly one vector per fact: ${facts.length} facts, ${embeddings.size} vectors, ${missing.length} facts without one`);
+      throw incompleteReembedding(silo, facts.length, embeddings.size, missing.length);
     }
     if (sql.selectSilo.get(silo) === undefined) return;
     const dimensions = embeddings.values().next().value!.length;
@@ -435,8 +402,9 @@ export function createSqliteFacts(db: Database.Database, committed: () => void):
     const words = rankingWords(text);
     if (words.length === 0) return [];
     let hits: Array<{ number: number; score: number }> = [];
-    for (const query of ftsQueries(sql.wordFacts.all(JSON.stringify(words)))) {
-      hits = sql.searchText.all(query, silo, limit);
+    // Word counts are over every silo, as is the cost of ranking: the index is not partitioned by silo.
+    for (const query of textQueries(sql.wordFacts.all(JSON.stringify(words)))) {
+      hits = sql.searchText.all(ftsQuery(query), silo, limit);
       if (hits.length > 0) break;
     }
     const facts = factsByNumber(silo, hits.map(({ number }) => number));

@@ -98,6 +98,13 @@ function prepareStatements(db: Database.Database) {
     ),
     deleteEvents: db.prepare<[sessionId: string]>('DELETE FROM events WHERE session_number = (SELECT number FROM sessions WHERE id = ?)'),
     deleteSession: db.prepare<[id: string]>('DELETE FROM sessions WHERE id = ?'),
+    // A session's updatedAt is its last event's appended_at (see SELECT_SESSIONS).
+    selectStale: db.prepare<[before: number], { number: number; id: string }>(
+      `SELECT s.number, s.id FROM sessions AS s
+       WHERE coalesce((SELECT appended_at FROM events WHERE session_number = s.number ORDER BY seq DESC LIMIT 1), s.created_at) < ?`,
+    ),
+    deleteEventsOf: db.prepare<[number: number]>('DELETE FROM events WHERE session_number = ?'),
+    deleteSessionNumbered: db.prepare<[number: number]>('DELETE FROM sessions WHERE number = ?'),
     insertUsage: db.prepare<UsageParams>(
       `INSERT INTO usage_ledger (at, syndicate, session_id, turn_id, agent, provider, model, input_tokens, output_tokens,
          reasoning_tokens, cached_input_tokens, latency_ms, outcome, turn_status)
@@ -271,6 +278,15 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     return sql.deleteSession.run(id).changes > 0;
   });
 
+  const pruneSessions = db.transaction((before: number): string[] => {
+    const stale = sql.selectStale.all(before);
+    for (const { number } of stale) {
+      sql.deleteEventsOf.run(number);
+      sql.deleteSessionNumbered.run(number);
+    }
+    return stale.map(({ id }) => id);
+  });
+
   const recordUsage = db.transaction((rows: readonly UsageRow[]): void => {
     for (const r of rows) {
       sql.insertUsage.run(
@@ -316,6 +332,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       await flush();
       known.delete(id);
       return deleteSession(id);
+    },
+    async pruneSessions(before: number): Promise<number> {
+      // As deleteSession: journaled batches would otherwise re-create what is pruned.
+      await flush();
+      const pruned = pruneSessions.immediate(before);
+      for (const id of pruned) known.delete(id);
+      checkpointer.committed();
+      return pruned.length;
     },
     async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
       // Serialised up front: an event that cannot be stored fails its batch before anything is written.

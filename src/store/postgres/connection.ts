@@ -1,0 +1,181 @@
+import pg from 'pg';
+
+// The connection pool and the three ways the store talks to it: reads (retried when the connection
+// drops, since reading twice is harmless), writes (never retried: a write whose outcome is unknown
+// fails loudly instead, so nothing is stored twice or lost silently) and transactions.
+
+export interface PostgresStoreOptions {
+  /** Connections in the pool (default 10). */
+  poolSize?: number;
+  /** The server cancels a statement that runs longer (default 30 s). */
+  statementTimeoutMs?: number;
+  /** How long to wait for a connection, new or from the pool (default 10 s). */
+  connectTimeoutMs?: number;
+}
+
+export interface Db {
+  readonly target: ServerAddress;
+  read<Row extends pg.QueryResultRow>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  write<Row extends pg.QueryResultRow>(sql: string, params?: readonly unknown[]): Promise<pg.QueryResult<Row>>;
+  /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  end(): Promise<void>;
+}
+
+export interface ServerAddress {
+  host: string;
+  port: number;
+  database: string;
+  user: string;
+}
+
+const DEFAULT_POOL_SIZE = 10;
+const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const READ_ATTEMPTS = 3;
+const INT8_OID = 20;
+
+// Errors that mean the connection, not the statement, failed (SQLSTATE class 08, admin shutdown
+// 57P01-57P03, and the socket errors Node reports).
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', '57P01', '57P02', '57P03']);
+
+export function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (CONNECTION_CODES.has(code) || code.startsWith('08'))) return true;
+  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(error.message);
+}
+
+/** Where the URL points, for messages (never the password). */
+export function serverAddress(url: string): ServerAddress {
+  const parsed = new URL(url);
+  return {
+    host: decodeURIComponent(parsed.hostname) || parsed.searchParams.get('host') || 'localhost',
+    port: parsed.port === '' ? 5432 : Number(parsed.port),
+    database: decodeURIComponent(parsed.pathname.replace(/^\//, '')) || decodeURIComponent(parsed.username) || 'postgres',
+    user: decodeURIComponent(parsed.username) || process.env.PGUSER || 'postgres',
+  };
+}
+
+export function describeAddress({ host, port, database, user }: ServerAddress): string {
+  return `PostgreSQL at ${host}:${port} (database "${database}", user "${user}")`;
+}
+
+/** What to do about a failed connection, by the server's or the socket's error code. */
+function connectFix(error: unknown, target: ServerAddress): string {
+  const code = (error as { code?: unknown }).code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return `start the server, or fix the host and port in the URL (postgres://user:password@host:port/database)`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `the host name "${target.host}" does not resolve: fix it in the URL`;
+    case '28P01':
+    case '28000':
+      return 'check the user name and password in the URL';
+    case '3D000':
+      return `create the database first (createdb ${target.database}), or name an existing one in the URL`;
+    default:
+      return 'check that the server is running and reachable, and that the URL is right (postgres://user:password@host:port/database)';
+  }
+}
+
+export function connectError(error: unknown, target: ServerAddress): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(`cannot connect to ${describeAddress(target)}: ${message || String((error as { code?: unknown }).code)}; ${connectFix(error, target)}`, { cause: error });
+}
+
+function unconfirmed(error: unknown, target: ServerAddress): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(
+    `a write to ${describeAddress(target)} could not be confirmed: the connection failed (${message}), so it may or may not have been stored; ` +
+      'nothing was retried (retrying could store it twice)',
+    { cause: error },
+  );
+}
+
+function notStored(error: unknown, target: ServerAddress): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(`a write to ${describeAddress(target)} was not stored: the connection failed before it committed (${message})`, { cause: error });
+}
+
+// bigint columns (ids, counts, millisecond times) come back as strings from pg: every value the
+// store keeps fits a double exactly, so they are read as numbers.
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+export function poolConfig(url: string, options: PostgresStoreOptions = {}): pg.PoolConfig {
+  return {
+    connectionString: url,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    // Filtered HNSW scans keep going until enough rows pass the silo filter (pgvector >= 0.8), and
+    // look at as many candidates as a search re-ranks (see facts.ts). Placeholders until the vector
+    // library loads, which then takes them.
+    options: '-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=100',
+    application_name: 'syndicate',
+    types,
+  };
+}
+
+export function createDb(url: string, options: PostgresStoreOptions = {}): Db {
+  const target = serverAddress(url);
+  const pool = new pg.Pool(poolConfig(url, options));
+  // An idle connection the server closed (restart, pg_terminate_backend) is reported here and
+  // dropped by the pool; the next query opens a new one. Without a listener it would crash the process.
+  pool.on('error', () => undefined);
+
+  const connectionFailed = (error: unknown): Error => (isConnectionError(error) ? connectError(error, target) : (error as Error));
+
+  return {
+    target,
+    async read<Row extends pg.QueryResultRow>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return (await pool.query<Row>(sql, params as unknown[])).rows;
+        } catch (error) {
+          if (!isConnectionError(error)) throw error;
+          if (attempt >= READ_ATTEMPTS) throw connectionFailed(error);
+        }
+      }
+    },
+    async write<Row extends pg.QueryResultRow>(sql: string, params: readonly unknown[] = []): Promise<pg.QueryResult<Row>> {
+      const client = await pool.connect().catch((error: unknown) => Promise.reject(connectionFailed(error)));
+      try {
+        const result = await client.query<Row>(sql, params as unknown[]);
+        client.release();
+        return result;
+      } catch (error) {
+        client.release(isConnectionError(error) ? (error as Error) : undefined);
+        throw isConnectionError(error) ? unconfirmed(error, target) : error;
+      }
+    },
+    async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+      const client = await pool.connect().catch((error: unknown) => Promise.reject(connectionFailed(error)));
+      let committing = false;
+      try {
+        await client.query('BEGIN');
+        const result = await work(client);
+        committing = true;
+        await client.query('COMMIT');
+        client.release();
+        return result;
+      } catch (error) {
+        if (isConnectionError(error)) {
+          client.release(error as Error);
+          // Before COMMIT the server rolls the transaction back when the connection drops.
+          throw committing ? unconfirmed(error, target) : notStored(error, target);
+        }
+        await client.query('ROLLBACK').then(
+          () => client.release(),
+          (rollbackError: unknown) => client.release(rollbackError as Error),
+        );
+        throw error;
+      }
+    },
+    end: () => pool.end(),
+  };
+}

@@ -1,0 +1,3 @@
+export { type PostgresStoreOptions } from './connection.js';
+export { migrate, schemaStatus, SCHEMA_VERSION, type SchemaStatus } from './schema.js';
+export { openPostgresStore } from './store.js';

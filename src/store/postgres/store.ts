@@ -1,0 +1,144 @@
+import type { TurnEvent } from '../../core/events.js';
+import type { ReadEventsOptions, SessionRecord, Store, StoredEvent, UsageQuery, UsageRow } from '../store.js';
+import { createDb, type Db, type PostgresStoreOptions } from './connection.js';
+import { createPostgresDocuments } from './documents.js';
+import { createPostgresFacts } from './facts.js';
+import { migrate } from './schema.js';
+import { createPostgresTasks } from './tasks.js';
+
+// Sessions, events and the usage ledger on PostgreSQL. Every write is one statement (its own
+// transaction) or one transaction, committed before the call resolves: what it returns is final.
+
+const SESSION_COLUMNS = 'id, syndicate, created_at AS "createdAt", updated_at AS "updatedAt", event_count AS "eventCount"';
+
+// One statement, so one round trip and one transaction: the UPDATE takes the session row's lock
+// and bumps its count by the batch's size, so appenders to one session, in any process, queue on
+// that row and each batch gets the next run of seqs, whole. No row: the session does not exist.
+const APPEND = `
+  WITH session AS (
+    UPDATE sessions SET event_count = event_count + cardinality($2::text[]), updated_at = greatest(updated_at, $4)
+    WHERE id = $1 RETURNING number, event_count
+  )
+  INSERT INTO events (session_number, seq, appended_at, type, payload)
+  SELECT session.number, session.event_count - cardinality($2::text[]) + event.ordinal, $4, event.type, event.payload
+  FROM session, unnest($2::text[], $3::text[]) WITH ORDINALITY AS event (type, payload, ordinal)
+  RETURNING seq`;
+
+const USAGE_COLUMNS = `at, syndicate, session_id AS "sessionId", turn_id AS "turnId", agent, provider, model,
+  input_tokens AS "inputTokens", output_tokens AS "outputTokens", reasoning_tokens AS "reasoningTokens",
+  cached_input_tokens AS "cachedInputTokens", latency_ms AS "latencyMs", outcome, turn_status AS "turnStatus"`;
+
+// One multi-row INSERT over arrays: the whole batch is one statement, so it is stored or refused whole.
+const INSERT_USAGE = `
+  INSERT INTO usage_ledger (at, syndicate, session_id, turn_id, agent, provider, model, input_tokens, output_tokens,
+    reasoning_tokens, cached_input_tokens, latency_ms, outcome, turn_status)
+  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[],
+    $9::bigint[], $10::bigint[], $11::bigint[], $12::float8[], $13::text[], $14::text[])`;
+
+function notOpened(sessionId: string): Error {
+  return new Error(`cannot append to session '${sessionId}': it was not opened (call openSession first)`);
+}
+
+function usageColumns(rows: readonly UsageRow[]): unknown[][] {
+  const keys = [
+    'at', 'syndicate', 'sessionId', 'turnId', 'agent', 'provider', 'model', 'inputTokens', 'outputTokens',
+    'reasoningTokens', 'cachedInputTokens', 'latencyMs', 'outcome', 'turnStatus',
+  ] as const satisfies ReadonlyArray<keyof UsageRow>;
+  return keys.map((key) => rows.map((row) => row[key]));
+}
+
+function sessionStore(db: Db) {
+  const createSession = async (id: string, syndicate: string): Promise<SessionRecord | undefined> => {
+    const now = Date.now();
+    const { rows } = await db.write<SessionRecord>(
+      `INSERT INTO sessions (id, syndicate, created_at, updated_at) VALUES ($1, $2, $3, $3)
+       ON CONFLICT (id) DO NOTHING RETURNING ${SESSION_COLUMNS}`,
+      [id, syndicate, now],
+    );
+    return rows[0];
+  };
+  const getSession = async (id: string): Promise<SessionRecord | undefined> =>
+    (await db.read<SessionRecord>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = $1`, [id]))[0];
+
+  return {
+    async openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> {
+      // Read first unless the id is new: a session is opened once per turn and almost always exists.
+      const existing = options?.isNew ? undefined : await getSession(id);
+      if (existing !== undefined) return existing;
+      // Another process may create it between the read and the insert: then its row is the session.
+      const session = (await createSession(id, syndicate)) ?? (await getSession(id));
+      if (session === undefined) throw new Error(`session '${id}' was deleted while it was being opened`);
+      return session;
+    },
+    getSession,
+    async listSessions({ syndicate, limit }: { syndicate?: string; limit?: number } = {}): Promise<SessionRecord[]> {
+      return db.read<SessionRecord>(
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE ($1::text IS NULL OR syndicate = $1) ORDER BY updated_at DESC, id LIMIT $2`,
+        [syndicate ?? null, limit ?? null],
+      );
+    },
+    async deleteSession(id: string): Promise<boolean> {
+      return ((await db.write('DELETE FROM sessions WHERE id = $1', [id])).rowCount ?? 0) > 0;
+    },
+    async pruneSessions(before: number): Promise<number> {
+      // Events go with their sessions (ON DELETE CASCADE); sessions_by_update finds the old ones.
+      return (await db.write('DELETE FROM sessions WHERE updated_at < $1', [before])).rowCount ?? 0;
+    },
+    async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
+      // Serialised up front: an event that cannot be stored fails its batch before anything is written.
+      const payloads = events.map((event) => JSON.stringify(event));
+      if (events.length === 0) {
+        const session = await getSession(sessionId);
+        if (session === undefined) throw notOpened(sessionId);
+        return session.eventCount;
+      }
+      const { rows } = await db.write<{ seq: number }>(APPEND, [sessionId, events.map((event) => event.type), payloads, Date.now()]);
+      if (rows.length === 0) throw notOpened(sessionId);
+      return Math.max(...rows.map((row) => row.seq));
+    },
+    async readEvents(sessionId: string, { afterSeq = 0, limit }: ReadEventsOptions = {}): Promise<StoredEvent[]> {
+      const rows = await db.read<{ seq: number; payload: string }>(
+        `SELECT seq, payload FROM events WHERE session_number = (SELECT number FROM sessions WHERE id = $1) AND seq > $2 ORDER BY seq LIMIT $3`,
+        [sessionId, afterSeq, limit ?? null],
+      );
+      return rows.map((row) => ({ seq: row.seq, sessionId, event: JSON.parse(row.payload) as TurnEvent }));
+    },
+  };
+}
+
+function usageLedger(db: Db) {
+  return {
+    async recordUsage(rows: readonly UsageRow[]): Promise<void> {
+      if (rows.length === 0) return;
+      await db.write(INSERT_USAGE, usageColumns(rows));
+    },
+    async queryUsage({ since, syndicate }: UsageQuery = {}): Promise<UsageRow[]> {
+      return db.read<UsageRow>(
+        `SELECT ${USAGE_COLUMNS} FROM usage_ledger WHERE ($1::bigint IS NULL OR at >= $1) AND ($2::text IS NULL OR syndicate = $2) ORDER BY at, id`,
+        [since ?? null, syndicate ?? null],
+      );
+    },
+  };
+}
+
+/**
+ * Opens a store on the database at `url` (postgres:// or postgresql://), bringing its schema up to
+ * date first. Fails here, naming the server and the fix, when it cannot connect, when the database
+ * was created by a newer syndicate, or when pgvector is missing.
+ */
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
+  await migrate(url, options);
+  const db = createDb(url, options);
+  let closing: Promise<void> | undefined;
+  return {
+    ...sessionStore(db),
+    ...usageLedger(db),
+    tasks: createPostgresTasks(db),
+    facts: createPostgresFacts(db),
+    documents: createPostgresDocuments(db),
+    close(): Promise<void> {
+      closing ??= db.end();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { describe } from 'vitest';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { describeStoreConformance } from './conformance.js';
+import { describeDocumentStorageConformance } from './documentsConformance.js';
+import { describeFactStoreConformance } from './factsConformance.js';
+import { POSTGRES_TESTS, usePostgresDatabase } from './postgresCluster.js';
+import { describeTaskRecordsConformance } from './tasksConformance.js';
+
+// The conformance suites the SQLite store passes, against PostgreSQL + pgvector on a throwaway cluster.
+describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
+  const database = usePostgresDatabase();
+  const open = () => openPostgresStore(database());
+
+  describeStoreConformance('postgres', open);
+  describeTaskRecordsConformance('postgres', open);
+  describeFactStoreConformance('postgres', open);
+  describeDocumentStorageConformance('postgres', open);
+});

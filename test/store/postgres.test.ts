@@ -1,0 +1,222 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import type { TurnEvent } from '../../src/core/events.js';
+import { migrate, openPostgresStore, schemaStatus, SCHEMA_VERSION } from '../../src/store/postgres/index.js';
+import type { Store, StoredEvent } from '../../src/store/store.js';
+import { POSTGRES_TESTS, usePostgresCluster } from './postgresCluster.js';
+
+// What the PostgreSQL store promises beyond the conformance suites: schema migrations, the errors
+// at open, seqs under concurrent writers (in one process and in several), and dropped connections.
+
+function message(text: string, agent = 'orchestrator'): TurnEvent {
+  return { type: 'message', text, turnId: 't', agent, at: 1, depth: 0 };
+}
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Polls until the store's backend is waiting on a lock, and returns its pid. */
+async function waitingBackend(admin: pg.Client): Promise<number> {
+  for (;;) {
+    const { rows } = await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = 'syndicate' AND wait_event_type = 'Lock'`);
+    if (rows[0] !== undefined) return rows[0].pid;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Every batch is three events named writer.lane.batch.index: checks seqs run 1..n, batches whole, lanes in order. */
+function expectWholeOrderedBatches(events: readonly StoredEvent[], batchCount: number): void {
+  expect(events.map((entry) => entry.seq)).toEqual(Array.from({ length: batchCount * 3 }, (_, i) => i + 1));
+  const names = events.map((entry) => (entry.event as { text: string }).text.split('.'));
+  const lastBatchOfLane = new Map<string, number>();
+  for (let i = 0; i < names.length; i += 3) {
+    const [writer, lane, batch] = names[i]!;
+    expect(names.slice(i, i + 3)).toEqual([0, 1, 2].map((index) => [writer, lane, batch, String(index)]));
+    const key = `${writer}.${lane}`;
+    expect(Number(batch)).toBeGreaterThan(lastBatchOfLane.get(key) ?? -1);
+    lastBatchOfLane.set(key, Number(batch));
+  }
+}
+
+describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
+  const cluster = usePostgresCluster();
+  const opened: Store[] = [];
+  const open = async (url: string, options?: Parameters<typeof openPostgresStore>[1]): Promise<Store> => {
+    const store = await openPostgresStore(url, options);
+    opened.push(store);
+    return store;
+  };
+  const closeAll = () => Promise.all(opened.splice(0).map((store) => store.close()));
+
+  describe('schema', () => {
+    it('brings a new database to the latest schema version, with pgvector created', async () => {
+      const url = await cluster().createDatabase();
+
+      expect(await migrate(url)).toEqual({ from: 0, to: SCHEMA_VERSION });
+
+      expect(await schemaStatus(url)).toMatchObject({ version: SCHEMA_VERSION, latest: SCHEMA_VERSION, pgvector: '0.8.0' });
+    });
+
+    it('migrates once when two processes start on a new database together: the second waits, then finds nothing to do', async () => {
+      const url = await cluster().createDatabase();
+
+      const results = await Promise.all([migrate(url), migrate(url)]);
+
+      expect(results.map((result) => result.from).sort()).toEqual([0, SCHEMA_VERSION]);
+      const applied = await withClient(url, (client) => client.query<{ version: number }>('SELECT version FROM syndicate_schema ORDER BY version'));
+      expect(applied.rows.map((row) => row.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+    });
+
+    it('refuses a database created by a newer syndicate, naming its schema version', async () => {
+      const url = await cluster().createDatabase();
+      await migrate(url);
+      await withClient(url, (client) => client.query('INSERT INTO syndicate_schema (version, applied_at) VALUES ($1, 0)', [SCHEMA_VERSION + 1]));
+
+      await expect(openPostgresStore(url)).rejects.toThrow(new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this build of syndicate supports \\(${SCHEMA_VERSION}\\).*upgrade syndicate`));
+    });
+
+    it('names the missing privilege and the fix when the user may not create the pgvector extension', async () => {
+      const url = await cluster().createDatabase();
+      await withClient(url, (client) => client.query(`CREATE ROLE app LOGIN; GRANT CREATE ON SCHEMA public TO app`));
+      const asApp = url.replace('postgres@', 'app@');
+
+      await expect(openPostgresStore(asApp)).rejects.toThrow(/pgvector is installed .* user "app" may not create the extension .*CREATE EXTENSION vector/);
+    });
+  });
+
+  describe('opening', () => {
+    it('fails at open naming the host, the port and the fix when nothing listens there', async () => {
+      const { port } = cluster();
+      const url = `postgres://postgres@127.0.0.1:${port + 1}/postgres`;
+
+      await expect(openPostgresStore(url, { connectTimeoutMs: 2_000 })).rejects.toThrow(
+        new RegExp(`cannot connect to PostgreSQL at 127\\.0\\.0\\.1:${port + 1} \\(database "postgres", user "postgres"\\): .*ECONNREFUSED.*start the server`),
+      );
+    });
+
+    it('fails at open with the server’s own message and the fix for a database that does not exist', async () => {
+      const url = `postgres://postgres@127.0.0.1:${cluster().port}/nowhere`;
+
+      await expect(openPostgresStore(url)).rejects.toThrow(/database "nowhere" does not exist; create the database first \(createdb nowhere\)/);
+    });
+  });
+
+  describe('appends', () => {
+    it('gives concurrent appenders of two stores to one session gapless seqs, each batch whole and each appender’s batches in order', async () => {
+      const url = await cluster().createDatabase();
+      const stores = [await open(url, { poolSize: 4 }), await open(url, { poolSize: 4 })];
+      await stores[0]!.openSession('shared', 'council');
+      const appender = async (store: Store, name: string, batches: number) => {
+        for (let batch = 0; batch < batches; batch++) {
+          await store.appendEvents('shared', [0, 1, 2].map((index) => message(`${name}.0.${batch}.${index}`)));
+        }
+      };
+
+      await Promise.all(stores.flatMap((store, s) => [0, 1, 2, 3].map((a) => appender(store, `s${s}a${a}`, 10))));
+
+      expectWholeOrderedBatches(await stores[0]!.readEvents('shared'), 80);
+      expect((await stores[1]!.getSession('shared'))!.eventCount).toBe(240);
+      await closeAll();
+    });
+
+    it('gives two processes appending to one session gapless seqs, each batch whole and in each writer’s order', async () => {
+      const url = await cluster().createDatabase();
+      const script = fileURLToPath(new URL('./fixtures/postgres-append.mjs', import.meta.url));
+      const children = ['alpha', 'beta'].map((writer) => spawn(process.execPath, [script, url, 'shared', writer, '60'], { stdio: ['pipe', 'pipe', 'inherit'] }));
+      const outputs = children.map((child) => {
+        let text = '';
+        child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        return { child, text: () => text };
+      });
+      try {
+        for (const { text } of outputs) while (!text().includes('ready')) await new Promise((resolve) => setTimeout(resolve, 20));
+        for (const { child } of outputs) child.stdin.end('go\n');
+        const codes = await Promise.all(children.map(async (child) => (await once(child, 'exit'))[0] as number));
+        expect(codes).toEqual([0, 0]);
+
+        const store = await open(url);
+        expectWholeOrderedBatches(await store.readEvents('shared'), 120);
+        const returned = outputs.flatMap(({ text }) => JSON.parse(text().split('\n')[1]!) as number[]);
+        expect(returned.sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, i) => (i + 1) * 3));
+      } finally {
+        for (const child of children) child.kill();
+        await closeAll();
+      }
+    });
+  });
+
+  describe('connections', () => {
+    it('answers a read after the server dropped every connection of the pool', async () => {
+      const url = await cluster().createDatabase();
+      const store = await open(url);
+      await store.openSession('s', 'council');
+      await store.appendEvents('s', [message('kept')]);
+
+      await withClient(url, (admin) => admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'syndicate'`));
+
+      expect((await store.readEvents('s')).map((entry) => entry.event)).toEqual([message('kept')]);
+      await closeAll();
+    });
+
+    it('fails an append loudly when its connection drops before the commit is confirmed, and stores nothing of it', async () => {
+      const url = await cluster().createDatabase();
+      const store = await open(url);
+      await store.openSession('s', 'council');
+      await withClient(url, async (admin) => {
+        const locker = new pg.Client({ connectionString: url });
+        await locker.connect();
+        await locker.query(`BEGIN; SELECT * FROM sessions WHERE id = 's' FOR UPDATE`);
+        const append = store.appendEvents('s', [message('in flight')]);
+        const outcome = expect(append).rejects.toThrow(/could not be confirmed: the connection failed .* it may or may not have been stored/);
+
+        await admin.query('SELECT pg_terminate_backend($1)', [await waitingBackend(admin)]);
+
+        await outcome;
+        await locker.query('ROLLBACK');
+        await locker.end();
+      });
+      expect(await store.readEvents('s')).toEqual([]);
+      await closeAll();
+    });
+
+    it('cancels a statement that runs longer than the statement timeout', async () => {
+      const url = await cluster().createDatabase();
+      const store = await open(url, { statementTimeoutMs: 300 });
+      await store.openSession('s', 'council');
+      const locker = new pg.Client({ connectionString: url });
+      await locker.connect();
+      try {
+        await locker.query(`BEGIN; SELECT * FROM sessions WHERE id = 's' FOR UPDATE`);
+
+        await expect(store.appendEvents('s', [message('stuck')])).rejects.toThrow(/canceling statement due to statement timeout/);
+      } finally {
+        await locker.query('ROLLBACK');
+        await locker.end();
+        await closeAll();
+      }
+    });
+
+    it('opens no more connections than the pool size', async () => {
+      const url = await cluster().createDatabase();
+      const store = await open(url, { poolSize: 2 });
+
+      await Promise.all(Array.from({ length: 20 }, (_, i) => store.getSession(`s${i}`)));
+
+      const { rows } = await withClient(url, (admin) =>
+        admin.query<{ count: number }>(`SELECT count(*)::int AS count FROM pg_stat_activity WHERE application_name = 'syndicate' AND datname = current_database()`),
+      );
+      expect(rows[0]!.count).toBeLessThanOrEqual(2);
+      await closeAll();
+    });
+  });
+});
