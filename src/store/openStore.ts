@@ -1,18 +1,22 @@
-import { defaultDbPath } from './location.js';
+import { existsSync } from 'node:fs';
 import { openSqliteStore } from './sqlite/index.js';
 import type { Store } from './store.js';
+import { describeStoreLocation, parseStoreLocation, StoreLocationError, type StoreLocation } from './storeLocation.js';
 
-export interface OpenStoreOptions {
-  /** A SQLite file path; defaults to defaultDbPath(env). */
-  dbPath?: string;
-  env?: Readonly<Record<string, string | undefined>>;
+function locationOf(store: string | StoreLocation): StoreLocation {
+  return typeof store === 'string' ? parseStoreLocation(store) : store;
 }
 
-const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+/** Opens the store, creating it when it does not exist. */
+export async function openStore(store: string | StoreLocation): Promise<Store> {
+  const location = locationOf(store);
+  if (location.kind === 'sqlite') return openSqliteStore(location.path);
+  throw new StoreLocationError(`${describeStoreLocation(location)}: PostgreSQL stores are not available in this build yet; name a SQLite file instead (a path or sqlite:<path>)`);
+}
 
-export async function openStore({ dbPath, env = process.env }: OpenStoreOptions = {}): Promise<Store> {
-  const target = dbPath ?? defaultDbPath(env);
-  // Refused explicitly: taken as a path, the URL would silently create a file named after it.
-  if (POSTGRES_URL.test(target)) throw new Error('PostgreSQL stores are not supported yet; pass a SQLite file path');
-  return openSqliteStore(target);
+/** Undefined when there is no such store yet: reading commands must not create an empty one as a side effect. */
+export async function openExistingStore(store: string | StoreLocation): Promise<Store | undefined> {
+  const location = locationOf(store);
+  if (location.kind === 'sqlite' && !existsSync(location.path)) return undefined;
+  return openStore(location);
 }
