@@ -119,10 +119,13 @@ export async function createPlatform(config: PlatformConfig = {}): Promise<Platf
   };
 
   // Imported on first use: the native SQLite binding is not needed for validate or --help.
-  const store = (): Promise<Store> => {
-    live();
+  const openedStore = (): Promise<Store> => {
     opened ??= import('../store/openStore.js').then(({ openStore }) => openStore(location));
     return opened;
+  };
+  const store = (): Promise<Store> => {
+    live();
+    return openedStore();
   };
 
   const existingStore = async (): Promise<Store | undefined> => {
@@ -142,7 +145,7 @@ export async function createPlatform(config: PlatformConfig = {}): Promise<Platf
   const contentStore = (): Promise<DocumentContentStore> => {
     content ??= (async () => {
       const { databaseContentStore, fileContentStore } = await import('../memory/documents/index.js');
-      return documents.kind === 'files' ? fileContentStore(documents.dir) : databaseContentStore((await store()).documents);
+      return documents.kind === 'files' ? fileContentStore(documents.dir) : databaseContentStore((await openedStore()).documents);
     })();
     return content;
   };
@@ -152,7 +155,7 @@ export async function createPlatform(config: PlatformConfig = {}): Promise<Platf
     // Loaded only for long-term syndicates: the memory layer is a fifth of the CLI's code.
     const { openMemory } = await import('../memory/openMemory.js');
     return openMemory({
-      store: await store(),
+      store: await openedStore(),
       content: await contentStore(),
       silo,
       embedder: syndicate.embedder(),
@@ -187,13 +190,14 @@ export async function createPlatform(config: PlatformConfig = {}): Promise<Platf
     async documents(embedder) {
       live();
       const { createDocuments } = await import('../memory/documents/index.js');
-      return createDocuments({ storage: (await store()).documents, content: await contentStore(), embedder });
+      return createDocuments({ storage: (await openedStore()).documents, content: await contentStore(), embedder });
     },
     recorder(syndicate, sessionId) {
       live();
       // The store is opened by the first write: a run whose store cannot be opened loses its ledger rows, not its turn.
       const ledger = createUsageLedger({
-        store: { recordUsage: async (rows) => (await store()).recordUsage(rows) },
+        // While closing too: close() writes the last rows before it closes the store.
+        store: { recordUsage: async (rows) => (await openedStore()).recordUsage(rows) },
         syndicate,
         sessionId,
         onError: (error) => warn(`warning: the usage ledger could not be written: ${errorMessage(error)}`),
