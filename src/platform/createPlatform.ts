@@ -123,7 +123,7 @@ export async function createPlatform(config: PlatformConfig = {}): Promise<Platf
     opened ??= import('../store/openStore.js').then(({ openStore }) => openStore(location));
     return opened;
   };
-  const store = (): Promise<Store> => {
+  const store = async (): Promise<Store> => {
     live();
     return openedStore();
   };
