@@ -1,12 +1,10 @@
-import { a2aRemoteAgents } from '../a2a/client/index.js';
-import { a2aClientSettings, type A2aClientSettings } from '../a2a/client/settings.js';
 import type { SyndicateDefinition } from '../config/definition.js';
 import type { DocumentContentStore } from '../memory/documents/contentStore.js';
 import type { Documents } from '../memory/documents/documents.js';
 import type { Embedder } from '../memory/embeddings/embedder.js';
 import type { Memory } from '../memory/openMemory.js';
 import { siloFor } from '../core/silo.js';
-import { compileSyndicate, type CompiledSyndicate, type CompileOptions } from '../runtime/compileSyndicate.js';
+import { compileSyndicate, type CompiledSyndicate, type CompileOptions, type RemoteAgentFactory } from '../runtime/compileSyndicate.js';
 import { errorMessage } from '../core/errors.js';
 import type { TurnObserver } from '../core/events.js';
 import type { Store } from '../store/store.js';
@@ -20,6 +18,22 @@ import { backgroundWork } from './backgroundWork.js';
 // The composition root: every face (run, chat, serve-a2a, mcp, the admin commands) gets its
 // store, memory, usage ledger, tracing, network policy and MCP/A2A client settings from here,
 // built from one configuration, and closes them through close() in the one right order.
+
+/**
+ * How remote A2A agents are reached. The A2A client lives with the A2A face (src/a2a/client),
+ * above this layer, so the face hands it in (`a2aClient: a2aRemoteAgents`) and the platform
+ * gives it these settings.
+ */
+export interface A2aClientConfig {
+  /** The platform's network policy (the SSRF guard). */
+  policy: NetworkPolicy;
+  /** Where `a2a_auth_env` variables are read from. */
+  env: NodeJS.ProcessEnv;
+  /** Fetching an agent card; the client's default when undefined. */
+  cardTimeoutMs?: number;
+  /** CancelTask when a turn is cancelled; the client's default when undefined. */
+  cancelTimeoutMs?: number;
+}
 
 export interface PlatformConfig {
   /**
@@ -42,7 +56,9 @@ export interface PlatformConfig {
   /** MCP client timeouts over the defaults. */
   mcp?: Partial<Omit<McpClientSettings, 'policy' | 'env'>>;
   /** A2A client timeouts over the defaults. */
-  a2a?: Partial<Omit<A2aClientSettings, 'policy' | 'env'>>;
+  a2a?: Pick<A2aClientConfig, 'cardTimeoutMs' | 'cancelTimeoutMs'>;
+  /** The A2A client (src/a2a/client's a2aRemoteAgents). Without it, a syndicate with a remote agent fails when that agent is called, saying so. */
+  a2aClient?: (settings: A2aClientConfig) => RemoteAgentFactory;
   /** Told about what fails off the turn: a ledger write, spans that cannot be exported. Default: stderr. */
   warn?: (message: string) => void;
 }
@@ -66,7 +82,7 @@ export interface Platform {
   readonly documentsDir: string | undefined;
   readonly network: NetworkPolicy;
   readonly mcp: McpClientSettings;
-  readonly a2a: A2aClientSettings;
+  readonly a2a: A2aClientConfig;
   /** Undefined unless an OTLP endpoint is configured. */
   readonly tracing: Tracing | undefined;
   /** Compiles with the platform's env, MCP and A2A clients; the syndicate's connections close with the platform. */
@@ -102,7 +118,8 @@ export async function createPlatform(config: PlatformConfig = {}): Promise<Platf
   const documents = documentsLocation(location, config.documentsDir ?? (env.SYNDICATE_DOCUMENTS_DIR || undefined));
   const network = config.network ?? networkPolicyFromEnv(env);
   const mcp = mcpSettings({ ...config.mcp, policy: network, env });
-  const a2a = a2aClientSettings({ ...config.a2a, policy: network, env });
+  const a2a: A2aClientConfig = { ...config.a2a, policy: network, env };
+  const remoteAgents = config.a2aClient?.(a2a);
   const tracing = await setupTracing(env, { warn });
   const syndicates: CompiledSyndicate[] = [];
   const recorders = new Set<Recorder>();
@@ -174,7 +191,7 @@ export async function createPlatform(config: PlatformConfig = {}): Promise<Platf
     tracing,
     compile(definition, options = {}) {
       live();
-      const syndicate = compileSyndicate(definition, { ...options, env, mcp, remoteAgents: a2aRemoteAgents(a2a) });
+      const syndicate = compileSyndicate(definition, { ...options, env, mcp, remoteAgents });
       syndicates.push(syndicate);
       return syndicate;
     },

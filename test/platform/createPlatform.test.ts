@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { siloFor } from '../../src/memory/silo.js';
+import { siloFor } from '../../src/core/silo.js';
 import { createPlatform, type Platform } from '../../src/platform/createPlatform.js';
 import { runTurn } from '../../src/runtime/runTurn.js';
 import { openStore } from '../../src/store/openStore.js';
