@@ -44,6 +44,8 @@ export const testTools = (...extra: Parameters<typeof createToolRegistry>[0]) =>
 
 export interface TestServer extends A2aServer {
   store: Store;
+  /** The SQLite file of the store the fixture opened (unused when a store was given). */
+  dbPath: string;
   /** Stops the server, then closes the store unless it was given. */
   stop(): Promise<void>;
 }
@@ -55,11 +57,13 @@ export async function startServer(
   const list = Array.isArray(syndicates) ? syndicates : [syndicates as CompiledSyndicate];
   const agents: ServedSyndicate[] = list.map((syndicate) => ({ id: agentIdFor(syndicate.name), syndicate }));
   const given = options.store;
-  const store = given ?? openSqliteStore(options.dbPath ?? tempDbPath());
+  const dbPath = options.dbPath ?? tempDbPath();
+  const store = given ?? openSqliteStore(dbPath);
   const server = await serveA2a({ host: '127.0.0.1', port: 0, env: {}, version: '0.0.0-test', ...options, agents, store });
   return {
     ...server,
     store,
+    dbPath,
     async stop() {
       await server.close();
       if (!given) await store.close();
