@@ -3,11 +3,13 @@ import tseslint from 'typescript-eslint';
 
 // The layers in DESIGN.md, top to bottom: a folder of src/ may import the folders below
 // its own layer, never one above. telemetry/ sits above store/ (its usage ledger writes through
-// the Store) and below everything that observes turns. cli/ is the outermost face: the other
+// the Store) and below everything that observes turns. platform/ (the composition root) sits
+// below the faces it serves and above every layer it composes. cli/ is the outermost face: the other
 // faces may use each other, never cli/.
 const LAYERS = [
   ['cli'],
   ['server', 'a2a', 'mcp'],
+  ['platform'],
   ['scheduler'],
   ['runtime'],
   ['memory'],

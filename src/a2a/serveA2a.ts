@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Store } from '../store/store.js';
-import { networkPolicyFromEnv } from '../tools/guards/ssrf.js';
+import { networkPolicyFromEnv, type NetworkPolicy } from '../tools/guards/ssrf.js';
 import { createA2aApp, type A2aAppOptions, type ServedSyndicate } from './createA2aApp.js';
 import { warnOnStderr } from './rateLimitedWarning.js';
 import { DEFAULT_LEASE_MS, holdTaskLease, runnerName } from './taskLease.js';
@@ -19,9 +19,11 @@ export interface ServeA2aOptions extends Pick<A2aAppOptions, 'maxBodyBytes' | 'r
   port: number;
   /**
    * Reads A2A_SERVER_SECRET, PUBLIC_URL, A2A_TRUST_PROXY, and the SSRF guard's ALLOW_PRIVATE_MCP /
-   * SYNDICATE_ALLOWED_HOSTS for webhooks.
+   * SYNDICATE_ALLOWED_HOSTS for webhooks unless `webhookPolicy` is given.
    */
   env: NodeJS.ProcessEnv;
+  /** Which addresses push webhooks may have (the platform's network policy). */
+  webhookPolicy?: NetworkPolicy;
   /** Time allowed to receive a request's headers, and the whole request. */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -111,7 +113,7 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
     loopbackOnly: loopback && publicUrl === undefined,
     trustProxy,
     // ALLOW_PRIVATE_MCP and SYNDICATE_ALLOWED_HOSTS open webhook addresses, as they do for MCP servers.
-    webhookPolicy: networkPolicyFromEnv(options.env),
+    webhookPolicy: options.webhookPolicy ?? networkPolicyFromEnv(options.env),
   });
   server.off('request', hold);
   server.on('request', app);

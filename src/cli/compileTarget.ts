@@ -1,14 +1,14 @@
-import { a2aRemoteAgents } from '../a2a/client/index.js';
 import { formatIssue } from '../config/errors.js';
 import type { ProvidersConfig } from '../config/projectConfig.js';
 import { loadScriptFile } from '../models/scripted/loadScriptFile.js';
-import { compileSyndicate, type CompiledSyndicate } from '../runtime/compileSyndicate.js';
+import type { Platform } from '../platform/createPlatform.js';
+import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import { bindingsOf, loadDefinition } from './loadDefinition.js';
 import type { BindingOptions, ModelOptions } from './options.js';
 
 // Every command that runs turns (run, chat, serve-a2a, mcp) compiles its syndicates the same
-// way: --bind/--bindings, --offline or SYNDICATE_OFFLINE, --model, --script, remote A2A agents,
-// and the loader's and compiler's warnings on stderr (stdout may be a protocol channel).
+// way: --bind/--bindings, --offline or SYNDICATE_OFFLINE, --model, --script, the platform's MCP and
+// A2A clients, and the loader's and compiler's warnings on stderr (stdout may be a protocol channel).
 
 const TRUTHY: ReadonlySet<string> = new Set(['1', 'true', 'yes']);
 
@@ -16,16 +16,14 @@ export function isOffline(flag: boolean | undefined, env: NodeJS.ProcessEnv): bo
   return flag === true || TRUTHY.has((env.SYNDICATE_OFFLINE ?? '').toLowerCase());
 }
 
-export function compileTarget(target: string, options: BindingOptions & ModelOptions, env: NodeJS.ProcessEnv, providers: ProvidersConfig): CompiledSyndicate {
+export function compileTarget(platform: Platform, target: string, options: BindingOptions & ModelOptions, providers: ProvidersConfig): CompiledSyndicate {
   const definition = loadDefinition(target, bindingsOf(options));
   for (const warning of definition.warnings) process.stderr.write(`warning: ${formatIssue(warning)}\n`);
-  const syndicate = compileSyndicate(definition, {
-    offline: isOffline(options.offline, env),
+  const syndicate = platform.compile(definition, {
+    offline: isOffline(options.offline, platform.env),
     modelOverride: options.model,
     scripts: options.script === undefined ? undefined : loadScriptFile(options.script),
-    env,
     providers,
-    remoteAgents: a2aRemoteAgents(),
   });
   for (const warning of syndicate.warnings) process.stderr.write(`warning: ${warning}\n`);
   return syndicate;

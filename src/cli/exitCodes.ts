@@ -12,6 +12,6 @@ export const EXIT_CODES_HELP = `
 Exit codes:
   0    ok
   1    validation failed, the turn failed, or the session was not found
-  2    usage error (unknown command or option, missing argument, unknown syndicate name)
+  2    usage error (unknown command or option, missing argument, unknown syndicate name, a --db or SYNDICATE_DB that names no store)
   3    the turn ended waiting for the user's answer (ask_user): answer with run --session
   130  cancelled by Ctrl-C`;

@@ -5,17 +5,15 @@ import { parseListenAddress, type ListenAddress } from '../mcp/http/listenAddres
 import { syndicateServerFactory } from '../mcp/syndicateServer.js';
 import type { Memory } from '../memory/openMemory.js';
 import { sharedMemoryTools } from '../memory/sharedMemoryTools.js';
-import { openLongTermMemory, rememberSession } from './longTermMemory.js';
-import { backgroundWork, type BackgroundWork } from './backgroundWork.js';
-import { stopped } from './stopped.js';
+import type { Platform } from '../platform/createPlatform.js';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import type { Store } from '../store/store.js';
-import { setupTracing, type Tracing } from '../telemetry/setupTracing.js';
+import { rememberSession } from './longTermMemory.js';
+import { stopped } from './stopped.js';
 import { compileTarget } from './compileTarget.js';
 import { ExitCode } from './exitCodes.js';
 import type { McpCommandOptions } from './options.js';
-import { dbPathFor, openSessionStore } from './sessionStore.js';
-import { cliUsageLedger } from './usageLedger.js';
+import { openPlatform } from './openPlatform.js';
 import { UsageError } from './usageError.js';
 
 // `syndicate mcp`: serves syndicates as MCP tools, over stdio (stdout is the protocol channel,
@@ -24,24 +22,21 @@ import { UsageError } from './usageError.js';
 const MCP_TOKEN_VARIABLE = 'SYNDICATE_MCP_TOKEN';
 
 /**
- * The usage ledger (and tracing) for each call. A ledger is bound to one session, so each call
- * gets its own. `active` holds a promise per call that resolves once its rows are written: the
- * database must outlive every call, including those a disconnecting client leaves cancelled.
+ * The usage ledger (and tracing) for each call. A recorder is bound to one session, so each call
+ * gets its own. A promise per call, tracked by the platform, resolves once its rows are written:
+ * the store must outlive every call, including those a disconnecting client leaves cancelled.
  */
-function recorded(syndicate: CompiledSyndicate, database: Store, tracing: Tracing | undefined, { track }: BackgroundWork, memory: Memory | undefined): ServedSyndicate {
+function recorded(platform: Platform, syndicate: CompiledSyndicate, store: Store, memory: Memory | undefined): ServedSyndicate {
   return {
     syndicate,
-    store: syndicate.memorySystem === 'internal-only' ? undefined : database,
+    store: syndicate.memorySystem === 'internal-only' ? undefined : store,
     memory: memory?.turn,
-    afterTurn: memory ? (sessionId) => track(rememberSession(memory, sessionId)) : undefined,
+    afterTurn: memory ? (sessionId) => platform.track(rememberSession(memory, sessionId)) : undefined,
     recordingFor(sessionId) {
-      const ledger = cliUsageLedger(database, syndicate.name, sessionId);
+      const recorder = platform.recorder(syndicate.name, sessionId);
       let finished!: () => void;
-      track(new Promise<void>((resolve) => (finished = resolve)));
-      return {
-        observers: [ledger.observe, ...(tracing ? [tracing.observer] : [])],
-        settled: () => ledger.settled().finally(finished),
-      };
+      platform.track(new Promise<void>((resolve) => (finished = resolve)));
+      return { observers: recorder.observers, settled: () => recorder.settled().finally(finished) };
     },
   };
 }
@@ -58,22 +53,17 @@ export async function mcpCommand(targets: string[], options: McpCommandOptions, 
       throw new UsageError(`--http ${(error as Error).message}`);
     }
   }
-  const syndicates: CompiledSyndicate[] = [];
-  const work = backgroundWork();
-  let database: Store | undefined;
-  let tracing: Tracing | undefined;
+  const platform = await openPlatform(options.db, env);
   try {
     const { providers } = loadProjectConfig();
-    for (const target of targets) syndicates.push(compileTarget(target, options, env, providers));
-    const dbPath = dbPathFor(options.db, env);
-    database = await openSessionStore(dbPath);
-    tracing = await setupTracing(env);
+    const syndicates = targets.map((target) => compileTarget(platform, target, options, providers));
+    const store = await platform.store();
     const memories = new Map<CompiledSyndicate, Memory | undefined>();
-    for (const syndicate of syndicates) memories.set(syndicate, await openLongTermMemory(syndicate, database, dbPath));
+    for (const syndicate of syndicates) memories.set(syndicate, await platform.memory(syndicate));
     const factory = syndicateServerFactory({
       version,
       caller: address === undefined ? 'stdio' : 'http',
-      syndicates: syndicates.map((syndicate) => recorded(syndicate, database!, tracing, work, memories.get(syndicate))),
+      syndicates: syndicates.map((syndicate) => recorded(platform, syndicate, store, memories.get(syndicate))),
       // The "shared memory node": other agents and editors read and write the memory this syndicate's agents use.
       toolsFor: (syndicate) => {
         const memory = memories.get(syndicate);
@@ -94,10 +84,7 @@ export async function mcpCommand(targets: string[], options: McpCommandOptions, 
     }
     return ExitCode.ok;
   } finally {
-    await work.settled();
-    // Agents' own MCP client connections (mcp_server_url, mcp_servers) close with their syndicate.
-    await Promise.all(syndicates.map((syndicate) => syndicate.close()));
-    await tracing?.shutdown();
-    await database?.close();
+    // Also closes the agents' own MCP client connections (mcp_server_url, mcp_servers).
+    await platform.close();
   }
 }

@@ -3,17 +3,17 @@ import { FACT_TAGS, type FactTag } from '../store/facts.js';
 import type {
   MemoryDupesOptions, MemoryExportOptions, MemoryImportOptions, MemoryListOptions, MemoryOptions, MemoryReembedOptions, MemorySiloOptions,
 } from './options.js';
+import { DB_HELP, DB_OPTION } from './storeOption.js';
 
 // `syndicate memory <sub>`: the admin face of long-term memory (issue 4 §4). Like program.ts this
 // loads only commander: each action imports its module from ./memory/ on first use.
 
-const DB_HELP = 'SQLite file holding memory (default: $SYNDICATE_HOME/syndicate.db or the per-user data directory)';
 const SILO_HELP = 'the silo to work on (required; `syndicate memory silos` lists them)';
 const YES_HELP = 'do it: without --yes the command only prints what it would do';
 
 const MEMORY_HELP = `
-Document bundles are read from and written to memory/<silo>/ in the data directory
-($SYNDICATE_HOME or the per-user data directory).
+Document bundles are read from and written to memory/<silo>/ beside the SQLite file
+(SYNDICATE_DOCUMENTS_DIR/<silo>/ when set; on PostgreSQL, the database unless it is set).
 
 Exit codes:
   0    ok (a dry run included)
@@ -39,7 +39,7 @@ function factTag(value: string): FactTag {
 }
 
 function withCommon(command: Command): Command {
-  return command.option('--db <path>', DB_HELP).option('--json', 'print machine-readable JSON instead of text').addHelpText('after', MEMORY_HELP);
+  return command.option(DB_OPTION, DB_HELP).option('--json', 'print machine-readable JSON instead of text').addHelpText('after', MEMORY_HELP);
 }
 
 function withSiloOption(command: Command): Command {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { EXIT_CODES_HELP } from './exitCodes.js';
 import { addMemoryCommand } from './memoryCommand.js';
+import { DB_HELP, DB_OPTION } from './storeOption.js';
 import { PACKAGE_ROOT } from './resolveSyndicateFile.js';
 import type { BindingOptions, DbOptions, McpCommandOptions, McpDemoOptions, PruneSessionsOptions, ServeA2aOptions, SessionsOptions, TurnCommandOptions, UsageOptions } from './options.js';
 
@@ -37,7 +38,7 @@ function withTurnOptions(command: Command): Command {
   return withBindingOptions(
     command
       .option('--session <id>', 'resume this session (default: a new random id)')
-      .option('--db <path>', 'SQLite file holding sessions (default: $SYNDICATE_HOME/syndicate.db or the per-user data directory)')
+      .option(DB_OPTION, DB_HELP)
       .option('--offline', 'run every agent on the built-in scripted model: no keys, no network (also SYNDICATE_OFFLINE=1)')
       .option('--model <id>', 'run every agent on this model id, e.g. gpt-4.1-mini or ollama/qwen3:8b')
       .option('--script <file>', 'scripted-model steps by agent name ("*" for any), YAML or JSON'),
@@ -95,13 +96,11 @@ export function buildProgram(): Command {
     .summary('list, show and delete stored sessions')
     .description('List, show and delete stored sessions.')
     .addHelpText('after', EXIT_CODES_HELP);
-  const dbOption = '--db <path>';
-  const dbHelp = 'SQLite file holding sessions (default: $SYNDICATE_HOME/syndicate.db or the per-user data directory)';
   sessions
     .command('list')
     .summary('list sessions')
     .description('List sessions, most recently updated first.')
-    .option(dbOption, dbHelp)
+    .option(DB_OPTION, DB_HELP)
     .option('--json', 'print the sessions as a JSON array')
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (options: SessionsOptions) => {
@@ -113,7 +112,7 @@ export function buildProgram(): Command {
     .summary('print a session as a readable transcript')
     .description('Print a session as a readable transcript: user input, labelled agent messages, delegations, tool calls.')
     .argument('<id>', 'session id')
-    .option(dbOption, dbHelp)
+    .option(DB_OPTION, DB_HELP)
     .option('--json', 'print the stored events as NDJSON')
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (id: string, options: SessionsOptions) => {
@@ -125,7 +124,7 @@ export function buildProgram(): Command {
     .summary('delete a session')
     .description('Delete a session and all its events.')
     .argument('<id>', 'session id')
-    .option(dbOption, dbHelp)
+    .option(DB_OPTION, DB_HELP)
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (id: string, options: SessionsOptions) => {
       const { deleteSession } = await import('./sessionsCommand.js');
@@ -165,7 +164,7 @@ export function buildProgram(): Command {
     .summary('delete sessions not updated for a while')
     .description('Delete every session not updated within the given time, with its events (the usage ledger keeps its rows).')
     .requiredOption('--older-than <age>', 'how long a session must have been left alone: 90d, 12w, 24h, or a day (2026-11-01) or an ISO time to cut at')
-    .option(dbOption, dbHelp)
+    .option(DB_OPTION, DB_HELP)
     .option('--json', 'print {pruned, before} as JSON')
     .addHelpText('after', `
 Examples:
@@ -186,7 +185,7 @@ ${EXIT_CODES_HELP}`)
     .addOption(new Option('--by <group>', 'group rows by').choices(['agent', 'model', 'syndicate', 'day', 'turn']).default('agent'))
     .option('--syndicate <name>', 'only calls of this syndicate (its syndicate_name)')
     .option('--prices <file>', 'JSON prices merged over the shipped table (also SYNDICATE_PRICES)')
-    .option(dbOption, 'SQLite file holding the ledger (default: $SYNDICATE_HOME/syndicate.db or the per-user data directory)')
+    .option(DB_OPTION, DB_HELP)
     .option('--json', 'print the summary as one JSON object')
     .addHelpText('after', `
 Examples:
@@ -208,7 +207,7 @@ ${EXIT_CODES_HELP}`)
       .argument('<files|names...>', 'syndicate files or names')
       .option('--http <[host:]port>', 'serve Streamable HTTP at http://host:port/mcp (host defaults to 127.0.0.1); a non-loopback host requires SYNDICATE_MCP_TOKEN')
       .option('--allow-origin <hostname>', 'let browser pages from this origin hostname call the HTTP server (repeatable)', collect)
-      .option('--db <path>', 'SQLite file holding sessions (default: $SYNDICATE_HOME/syndicate.db or the per-user data directory)')
+      .option(DB_OPTION, DB_HELP)
       .option('--offline', 'run every agent on the built-in scripted model: no keys, no network (also SYNDICATE_OFFLINE=1)')
       .option('--model <id>', 'run every agent on this model id')
       .option('--script <file>', 'scripted-model steps by agent name ("*" for any), YAML or JSON'),
@@ -258,7 +257,7 @@ ${EXIT_CODES_HELP}`)
       .option('--memory <syndicate>', "also serve this long-term syndicate's memory as an agent at /<agent-id>-memory/ (skills remember, recall, read, list, history, export)")
       .option('--host <host>', 'address to listen on', '127.0.0.1')
       .option('--port <port>', 'port to listen on (0 picks a free one)', '41241')
-      .option('--db <path>', 'SQLite file holding sessions and tasks (default: $SYNDICATE_HOME/syndicate.db or the per-user data directory)')
+      .option(DB_OPTION, DB_HELP)
       .option('--offline', 'run every agent on the built-in scripted model: no keys, no network (also SYNDICATE_OFFLINE=1)')
       .option('--model <id>', 'run every agent on this model id')
       .option('--script <file>', 'scripted-model steps by agent name ("*" for any), YAML or JSON'),

@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { SyndicateConfigError } from '../config/errors.js';
+import { StoreLocationError } from '../store/storeLocation.js';
 import { ExitCode } from './exitCodes.js';
 import { UsageError } from './usageError.js';
 
@@ -13,5 +14,6 @@ export function reportError(error: unknown): number {
   }
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`error: ${message}\n`);
-  return error instanceof UsageError ? ExitCode.usage : ExitCode.failed;
+  // A store named wrongly (--db, SYNDICATE_DB) is a usage error: the fix is in the command line.
+  return error instanceof UsageError || error instanceof StoreLocationError ? ExitCode.usage : ExitCode.failed;
 }

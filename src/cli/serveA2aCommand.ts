@@ -5,16 +5,13 @@ import { serveA2a } from '../a2a/serveA2a.js';
 import { ExitCode } from './exitCodes.js';
 import { compileTarget } from './compileTarget.js';
 import type { ServeA2aOptions } from './options.js';
-import { dbPathFor, openSessionStore } from './sessionStore.js';
+import { openPlatform } from './openPlatform.js';
 import { UsageError } from './usageError.js';
-import { memoriesBySilo, rememberSession } from './longTermMemory.js';
-import { backgroundWork } from './backgroundWork.js';
+import { rememberSession } from './longTermMemory.js';
 import { stopped } from './stopped.js';
-import { cliUsageLedger } from './usageLedger.js';
 import type { Memory } from '../memory/openMemory.js';
+import type { Platform, Recorder } from '../platform/createPlatform.js';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
-import { setupTracing } from '../telemetry/setupTracing.js';
-import type { UsageLedger } from '../telemetry/ledger/usageLedger.js';
 
 // `syndicate serve-a2a`: serves syndicates as A2A agents until SIGINT or SIGTERM.
 
@@ -24,17 +21,17 @@ function portOf(value: string): number {
   return port;
 }
 
-function loadServed(targets: readonly string[], options: ServeA2aOptions, env: NodeJS.ProcessEnv): ServedSyndicate[] {
+function loadServed(platform: Platform, targets: readonly string[], options: ServeA2aOptions): ServedSyndicate[] {
   const { providers } = loadProjectConfig();
   return targets.map((target) => {
-    const syndicate = compileTarget(target, options, env, providers);
+    const syndicate = compileTarget(platform, target, options, providers);
     return { id: agentIdFor(syndicate.name), syndicate };
   });
 }
 
 /** The syndicate --memory names: it must keep long-term memory, or there is nothing to serve. */
-function loadMemorySyndicate(target: string, options: ServeA2aOptions, env: NodeJS.ProcessEnv): CompiledSyndicate {
-  const syndicate = compileTarget(target, options, env, loadProjectConfig().providers);
+function loadMemorySyndicate(platform: Platform, target: string, options: ServeA2aOptions): CompiledSyndicate {
+  const syndicate = compileTarget(platform, target, options, loadProjectConfig().providers);
   if (!syndicate.extractionModel) {
     throw new UsageError(`--memory ${target}: ${syndicate.name} keeps no long-term memory; set memory_system: long-term in its syndicate file, or name one that does`);
   }
@@ -51,41 +48,37 @@ export async function serveA2aCommand(targets: string[], options: ServeA2aOption
   const env = process.env;
   const port = portOf(options.port);
   if (targets.length === 0 && options.memory === undefined) throw new UsageError('name at least one syndicate to serve, or a long-term syndicate with --memory <syndicate>');
-  const agents = loadServed(targets, options, env);
-  const memorySyndicate = options.memory === undefined ? undefined : loadMemorySyndicate(options.memory, options, env);
-  const dbPath = dbPathFor(options.db, env);
-  const store = await openSessionStore(dbPath);
-  const tracing = await setupTracing(env);
-  const syndicates = new Map(agents.map((agent) => [agent.id, agent.syndicate]));
-  const memories = new Map(agents.map((agent) => [agent.id, memoriesBySilo(agent.syndicate, store, dbPath)]));
-  // A syndicate also served as itself shares its silos' memory with its memory agent.
-  const moreAgents = memorySyndicate
-    ? [createMemoryAgent({ syndicate: memorySyndicate, memoryFor: memories.get(agentIdFor(memorySyndicate.name)) ?? memoriesBySilo(memorySyndicate, store, dbPath) })]
-    : [];
-  // Per task: its session's usage ledger, and the memory of the caller's silo.
-  const ledgers = new Map<string, UsageLedger>();
-  const { track, settled } = backgroundWork();
+  const platform = await openPlatform(options.db, env);
   try {
+    const agents = loadServed(platform, targets, options);
+    const memorySyndicate = options.memory === undefined ? undefined : loadMemorySyndicate(platform, options.memory, options);
+    const store = await platform.store();
+    const syndicates = new Map(agents.map((agent) => [agent.id, agent.syndicate]));
+    const moreAgents = memorySyndicate ? [createMemoryAgent({ syndicate: memorySyndicate, memoryFor: (silo) => platform.memory(memorySyndicate, silo) })] : [];
+    // Per task: its session's usage ledger and tracing, and the memory of the caller's silo.
+    const recorders = new Map<string, Recorder>();
     const server = await serveA2a({
       agents,
       store,
       host: options.host,
       port,
       env,
+      webhookPolicy: platform.network,
       version,
       moreAgents,
       async turnOptions(request) {
-        const ledger = cliUsageLedger(store, syndicates.get(request.agentId)!.name, request.sessionId);
-        ledgers.set(request.taskId, ledger);
-        const memory = await memories.get(request.agentId)!(request.silo);
-        return { memory: memory?.turn, observers: [ledger.observe, ...(tracing ? [tracing.observer] : [])] };
+        const syndicate = syndicates.get(request.agentId)!;
+        const recorder = platform.recorder(syndicate.name, request.sessionId);
+        recorders.set(request.taskId, recorder);
+        const memory = await platform.memory(syndicate, request.silo);
+        return { memory: memory?.turn, observers: recorder.observers };
       },
       afterTurn(request, status) {
-        const ledger = ledgers.get(request.taskId);
-        ledgers.delete(request.taskId);
-        if (ledger) track(ledger.settled());
+        const recorder = recorders.get(request.taskId);
+        recorders.delete(request.taskId);
+        if (recorder) platform.track(recorder.settled());
         // Server mode distils after each completed task, so facts are there for the caller's next one.
-        if (status === 'completed') track(rememberTurn(memories.get(request.agentId)!(request.silo), request.sessionId));
+        if (status === 'completed') platform.track(rememberTurn(platform.memory(syndicates.get(request.agentId)!, request.silo), request.sessionId));
       },
     });
     if (server.interruptedTasks > 0) process.stderr.write(`${server.interruptedTasks} task(s) left running by a server that has stopped were marked failed.\n`);
@@ -97,9 +90,6 @@ export async function serveA2aCommand(targets: string[], options: ServeA2aOption
     await server.close();
     return ExitCode.ok;
   } finally {
-    await settled();
-    await Promise.all([...agents.map((agent) => agent.syndicate), ...(memorySyndicate ? [memorySyndicate] : [])].map((syndicate) => syndicate.close()));
-    await tracing?.shutdown();
-    await store.close();
+    await platform.close();
   }
 }

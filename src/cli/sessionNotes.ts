@@ -7,7 +7,8 @@ export interface SessionTarget {
   /** The `<file|name>` argument as the user typed it. */
   target: string;
   sessionId: string;
-  dbPath: string;
+  /** Where the session is stored, for a person. */
+  storeName: string;
   options: TurnCommandOptions;
 }
 
@@ -32,7 +33,7 @@ function resumeCommand({ target, sessionId, options }: SessionTarget): string {
 }
 
 export function storedNote(session: SessionTarget, style: Style): string {
-  return style.dim(`Session ${session.sessionId} stored in ${session.dbPath}\nResume with: ${resumeCommand(session)}`);
+  return style.dim(`Session ${session.sessionId} stored in ${session.storeName}\nResume with: ${resumeCommand(session)}`);
 }
 
 /** Resuming another syndicate's session would feed it a conversation it never had. */

@@ -1,8 +1,8 @@
-import type { SessionRecord, Store } from '../store/store.js';
+import type { SessionRecord } from '../store/store.js';
 import { createJsonPrinter, createTracePrinter } from './eventPrinter.js';
 import { ExitCode } from './exitCodes.js';
 import type { PruneSessionsOptions, SessionsOptions } from './options.js';
-import { dbPathFor, openExistingStore } from './sessionStore.js';
+import { withExistingStore } from './openPlatform.js';
 import { colourEnabled, createStyle } from './terminal.js';
 import { formatTime } from './text.js';
 import { parseSince } from '../telemetry/ledger/since.js';
@@ -10,32 +10,22 @@ import { UsageError } from './usageError.js';
 
 const write = (text: string): void => void process.stdout.write(text);
 
-async function withStore<T>(options: SessionsOptions, use: (store: Store | undefined, dbPath: string) => Promise<T>): Promise<T> {
-  const dbPath = dbPathFor(options.db, process.env);
-  const store = await openExistingStore(dbPath);
-  try {
-    return await use(store, dbPath);
-  } finally {
-    await store?.close();
-  }
-}
-
 function sessionTable(sessions: readonly SessionRecord[]): string {
   const rows = [['SESSION', 'SYNDICATE', 'EVENTS', 'UPDATED'], ...sessions.map((s) => [s.id, s.syndicate, String(s.eventCount), formatTime(s.updatedAt)])];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
 }
 
-function notFound(id: string, dbPath: string): number {
-  process.stderr.write(`No session ${id} in ${dbPath}. See: syndicate sessions list\n`);
+function notFound(id: string, storeName: string): number {
+  process.stderr.write(`No session ${id} in ${storeName}. See: syndicate sessions list\n`);
   return ExitCode.failed;
 }
 
 export function listSessions(options: SessionsOptions): Promise<number> {
-  return withStore(options, async (store, dbPath) => {
+  return withExistingStore(options.db, async (store, storeName) => {
     const sessions = (await store?.listSessions()) ?? [];
     if (options.json) write(`${JSON.stringify(sessions)}\n`);
-    else if (sessions.length === 0) write(`No sessions in ${dbPath}.\n`);
+    else if (sessions.length === 0) write(`No sessions in ${storeName}.\n`);
     else write(`${sessionTable(sessions)}\n`);
     return ExitCode.ok;
   });
@@ -43,9 +33,9 @@ export function listSessions(options: SessionsOptions): Promise<number> {
 
 /** A readable transcript (or the stored events as NDJSON with --json). */
 export function showSession(id: string, options: SessionsOptions): Promise<number> {
-  return withStore(options, async (store, dbPath) => {
+  return withExistingStore(options.db, async (store, storeName) => {
     const session = await store?.getSession(id);
-    if (!store || !session) return notFound(id, dbPath);
+    if (!store || !session) return notFound(id, storeName);
     const style = createStyle(!options.json && colourEnabled(process.stdout, process.env));
     const printer = options.json ? createJsonPrinter(write) : createTracePrinter(write, style, 'transcript');
     if (!options.json) write(`${style.bold(session.syndicate)} · session ${session.id}\n`);
@@ -55,8 +45,8 @@ export function showSession(id: string, options: SessionsOptions): Promise<numbe
 }
 
 export function deleteSession(id: string, options: SessionsOptions): Promise<number> {
-  return withStore(options, async (store, dbPath) => {
-    if (!store || !(await store.deleteSession(id))) return notFound(id, dbPath);
+  return withExistingStore(options.db, async (store, storeName) => {
+    if (!store || !(await store.deleteSession(id))) return notFound(id, storeName);
     write(`Deleted session ${id}.\n`);
     return ExitCode.ok;
   });
@@ -73,7 +63,7 @@ function cutoffOf(olderThan: string): number {
 
 export function pruneSessions(options: PruneSessionsOptions): Promise<number> {
   const before = cutoffOf(options.olderThan);
-  return withStore(options, async (store) => {
+  return withExistingStore(options.db, async (store) => {
     const pruned = (await store?.pruneSessions(before)) ?? 0;
     if (options.json) write(`${JSON.stringify({ pruned, before })}\n`);
     else write(`Deleted ${pruned} session${pruned === 1 ? '' : 's'} not updated since ${formatTime(before)}.\n`);

@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { loadProjectConfig } from '../config/projectConfig.js';
+import type { Memory } from '../memory/openMemory.js';
+import type { Platform } from '../platform/createPlatform.js';
 import { type CompiledSyndicate } from '../runtime/compileSyndicate.js';
+import { errorMessage } from '../core/errors.js';
 import type { TurnObserver } from '../core/events.js';
 import type { RunTurnOptions } from '../runtime/runTurn.js';
 import type { Store } from '../store/store.js';
-import { setupTracing } from '../telemetry/setupTracing.js';
+import { StoreLocationError } from '../store/storeLocation.js';
 import { createJsonPrinter, createTracePrinter, type EventPrinter } from './eventPrinter.js';
 import type { TurnCommandOptions } from './options.js';
 import { compileTarget } from './compileTarget.js';
-import { memoryNote, openLongTermMemory } from './longTermMemory.js';
+import { memoryNote } from './longTermMemory.js';
+import { openPlatform } from './openPlatform.js';
 import { checkSessionOwner, type SessionTarget } from './sessionNotes.js';
-import { dbPathFor, openSessionStore } from './sessionStore.js';
 import { createSpinner, type Spinner } from './spinner.js';
-import { cliUsageLedger, openLedgerOnlyStore } from './usageLedger.js';
 import { colourEnabled, createStyle, type Style } from './terminal.js';
 
 /** Everything a turn-running command needs, ready before the first turn. */
@@ -32,41 +34,56 @@ export interface TurnSession extends SessionTarget {
    * Resolves to a line for the person (undefined when the syndicate keeps no long-term memory).
    */
   remember(signal?: AbortSignal): Promise<string | undefined>;
-  /** Waits for the ledger's last writes and the last spans' export, closes the database and the agents' MCP connections. */
+  /** Closes the platform: the ledger's last writes, the last spans' export, the store and the agents' MCP connections. */
   close(): Promise<void>;
 }
 
-export async function openTurnSession(target: string, options: TurnCommandOptions, env: NodeJS.ProcessEnv): Promise<TurnSession> {
-  // Read here, not at startup: only commands that call models need it, and a broken file
-  // must not stand between a person and --help, validate or sessions.
-  const { providers } = loadProjectConfig();
-  const syndicate = compileTarget(target, options, env, providers);
-  const sessionId = options.session ?? randomUUID();
-  const dbPath = dbPathFor(options.db, env);
-  // internal-only keeps no sessions, but its model calls cost the same: the database is opened for
-  // the usage ledger alone (rows with a null session id).
-  const internalOnly = syndicate.memorySystem === 'internal-only';
-  const database = internalOnly ? await openLedgerOnlyStore(dbPath) : await openSessionStore(dbPath);
-  const store = internalOnly ? undefined : database;
-  if (store) {
-    try {
-      await checkSessionOwner(store, sessionId, syndicate.name);
-    } catch (error) {
-      await store.close();
-      await syndicate.close();
-      throw error;
-    }
+/**
+ * internal-only keeps no sessions, but its model calls cost the same: the store is opened for the
+ * usage ledger alone (rows with a null session id). Failing to open it costs the ledger rows, not
+ * the run; a store this build cannot use at all is a mistake to fix, not to warn about.
+ */
+async function openLedgerOnly(platform: Platform): Promise<boolean> {
+  try {
+    await platform.store();
+    return true;
+  } catch (error) {
+    if (error instanceof StoreLocationError) throw error;
+    process.stderr.write(`warning: usage will not be recorded: ${errorMessage(error)}\n`);
+    return false;
   }
-  const memory = store && (await openLongTermMemory(syndicate, store, dbPath));
-  const ledger = database && cliUsageLedger(database, syndicate.name, store ? sessionId : null);
-  const tracing = await setupTracing(env, { conversationId: store ? sessionId : undefined });
-  const observers = [...(ledger ? [ledger.observe] : []), ...(tracing ? [tracing.observer] : [])];
+}
+
+async function openSession(platform: Platform, syndicate: CompiledSyndicate, sessionId: string): Promise<{ store: Store | undefined; recorded: boolean; memory: Memory | undefined }> {
+  if (syndicate.memorySystem === 'internal-only') return { store: undefined, recorded: await openLedgerOnly(platform), memory: undefined };
+  const store = await platform.store();
+  await checkSessionOwner(store, sessionId, syndicate.name);
+  return { store, recorded: true, memory: await platform.memory(syndicate) };
+}
+
+export async function openTurnSession(target: string, options: TurnCommandOptions, env: NodeJS.ProcessEnv): Promise<TurnSession> {
+  const platform = await openPlatform(options.db, env);
+  let opened;
+  try {
+    // Read here, not at startup: only commands that call models need it, and a broken file
+    // must not stand between a person and --help, validate or sessions.
+    const { providers } = loadProjectConfig();
+    const syndicate = compileTarget(platform, target, options, providers);
+    const sessionId = options.session ?? randomUUID();
+    opened = { syndicate, sessionId, ...(await openSession(platform, syndicate, sessionId)) };
+  } catch (error) {
+    await platform.close();
+    throw error;
+  }
+  const { syndicate, sessionId, store, recorded, memory } = opened;
+  const recorder = recorded ? platform.recorder(syndicate.name, store ? sessionId : null) : undefined;
+  const observers = recorder?.observers ?? (platform.tracing ? [platform.tracing.observer()] : []);
   const style = createStyle(!options.json && colourEnabled(process.stdout, env));
   const write = (text: string): void => void process.stdout.write(text);
   return {
     target,
     sessionId,
-    dbPath,
+    storeName: platform.storeName,
     options,
     syndicate,
     store,
@@ -81,13 +98,6 @@ export async function openTurnSession(target: string, options: TurnCommandOption
       if (!memory) return undefined;
       return memoryNote(await memory.facts.ingestSession(sessionId, signal), memory.facts.silo);
     },
-    async close() {
-      const traced = tracing?.shutdown();
-      const disconnected = syndicate.close();
-      await ledger?.settled();
-      await database?.close();
-      await traced;
-      await disconnected;
-    },
+    close: () => platform.close(),
   };
 }

@@ -4,10 +4,9 @@ import type { PriceTable } from '../telemetry/ledger/prices.js';
 import { describeCost } from '../telemetry/ledger/pricing.js';
 import { parseSince } from '../telemetry/ledger/since.js';
 import { summarizeUsage, type UsageGroup, type UsageSummary, type UsageTotals } from '../telemetry/ledger/summarizeUsage.js';
-import type { UsageRow } from '../store/store.js';
 import { ExitCode } from './exitCodes.js';
 import type { UsageOptions } from './options.js';
-import { dbPathFor, openExistingStore } from './sessionStore.js';
+import { withExistingStore } from './openPlatform.js';
 import { formatTime } from './text.js';
 import { UsageError } from './usageError.js';
 
@@ -61,27 +60,21 @@ function sinceOf(options: UsageOptions): number | undefined {
   }
 }
 
-async function readLedger(dbPath: string, since: number | undefined, syndicate: string | undefined): Promise<UsageRow[]> {
-  const store = await openExistingStore(dbPath);
-  try {
-    return (await store?.queryUsage({ since, syndicate })) ?? [];
-  } finally {
-    await store?.close();
-  }
-}
-
 /** `syndicate usage`: the ledger's calls, tokens and cost, grouped. */
 export async function usageCommand(options: UsageOptions): Promise<number> {
   const since = sinceOf(options);
   const pricesFile = options.prices ?? (process.env.SYNDICATE_PRICES || undefined);
   const prices = loadPrices(pricesFile === undefined ? undefined : resolve(pricesFile));
-  const dbPath = dbPathFor(options.db, process.env);
-  const summary = summarizeUsage(await readLedger(dbPath, since, options.syndicate), options.by, prices);
+  const { rows, storeName } = await withExistingStore(options.db, async (store, storeName) => ({
+    rows: (await store?.queryUsage({ since, syndicate: options.syndicate })) ?? [],
+    storeName,
+  }));
+  const summary = summarizeUsage(rows, options.by, prices);
   if (options.json) {
-    write(`${JSON.stringify({ db: dbPath, since: since ?? null, pricesAsOf: prices.asOf, ...summary })}\n`);
+    write(`${JSON.stringify({ db: storeName, since: since ?? null, pricesAsOf: prices.asOf, ...summary })}\n`);
   } else if (summary.groups.length === 0) {
     const window = options.since === undefined ? '' : ` since ${options.since}`;
-    write(`No usage recorded${window} in ${dbPath}.\n`);
+    write(`No usage recorded${window} in ${storeName}.\n`);
   } else {
     write(`${table(summary)}\n\n${notes(summary, prices, pricesFile)}\n`);
   }

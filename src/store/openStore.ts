@@ -1,12 +1,11 @@
-import { defaultDbPath, isPostgresUrl } from './location.js';
+import { existsSync } from 'node:fs';
 import type { Durability } from './sqlite/connection.js';
 import { openSqliteStore } from './sqlite/index.js';
 import type { Store } from './store.js';
+import { parseStoreLocation, type StoreLocation } from './storeLocation.js';
 
-export interface OpenStoreOptions {
-  /** A SQLite file path or a postgres:// (postgresql://) URL; defaults to defaultDbPath(env). */
-  dbPath?: string;
-  env?: Readonly<Record<string, string | undefined>>;
+function locationOf(store: string | StoreLocation): StoreLocation {
+  return typeof store === 'string' ? parseStoreLocation(store) : store;
 }
 
 /** SYNDICATE_DURABILITY: `fsync` makes every acknowledged write survive power loss; unset, a process crash. */
@@ -17,12 +16,20 @@ export function durabilityOf(env: Readonly<Record<string, string | undefined>>):
   throw new Error(`SYNDICATE_DURABILITY is '${value}': set it to 'fsync' (writes survive power loss) or 'write' (the default: they survive the process dying)`);
 }
 
-export async function openStore({ dbPath, env = process.env }: OpenStoreOptions = {}): Promise<Store> {
-  const target = dbPath ?? defaultDbPath(env);
-  if (isPostgresUrl(target)) {
+/** Opens the store, creating it when it does not exist. */
+export async function openStore(store: string | StoreLocation, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Store> {
+  const location = locationOf(store);
+  if (location.kind === 'postgres') {
     // Loaded only for a PostgreSQL URL, so SQLite users never load pg.
     const { openPostgresStore } = await import('./postgres/index.js');
-    return openPostgresStore(target);
+    return openPostgresStore(location.url);
   }
-  return openSqliteStore(target, { durability: durabilityOf(env) });
+  return openSqliteStore(location.path, { durability: durabilityOf(env) });
+}
+
+/** Undefined when there is no such store yet: reading commands must not create an empty one as a side effect. */
+export async function openExistingStore(store: string | StoreLocation, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Store | undefined> {
+  const location = locationOf(store);
+  if (location.kind === 'sqlite' && !existsSync(location.path)) return undefined;
+  return openStore(location, env);
 }

@@ -7,15 +7,13 @@ import type { TurnObserver } from '../core/events.js';
 // a third of the CLI's cold start).
 
 export interface Tracing {
-  /** Turns observed by it become spans exported to the endpoint. */
-  observer: TurnObserver;
-  /** Exports the spans still buffered, then stops. Await it before the process exits. Never rejects. */
+  /** An observer whose turns become spans exported to the endpoint, as turns of the session `conversationId` (gen_ai.conversation.id). */
+  observer(conversationId?: string): TurnObserver;
+  /** Exports the spans of every turn that has ended, then stops. Await it before the process exits. Never rejects. */
   shutdown(): Promise<void>;
 }
 
 export interface TracingSetupOptions {
-  /** The session the turns belong to (gen_ai.conversation.id). */
-  conversationId?: string;
   /** Told about a bad endpoint, and once when spans cannot be exported; stderr by default. */
   warn?: (message: string) => void;
   /** How long shutdown waits for the last export (default 3000 ms). */
@@ -114,21 +112,20 @@ export async function setupTracing(env: NodeJS.ProcessEnv, options: TracingSetup
   // No TracerProvider: the observer records its own spans (far cheaper than the SDK's) and hands
   // them to the batch processor, which exports them as the SDK would.
   const processor = new BatchSpanProcessor({ exporter });
-  const observer = createTracingObserver(
-    {
-      processor,
-      resource: defaultResource().merge(resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'syndicate' })),
-      scope: { name: 'syndicate' },
-      onError: (error) => warnOnce(`warning: traces could not be recorded: ${errorMessage(error)}`),
-    },
-    { conversationId: options.conversationId, captureContent: capturesContent(env) },
-  );
+  const sink = {
+    processor,
+    resource: defaultResource().merge(resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'syndicate' })),
+    scope: { name: 'syndicate' },
+    onError: (error: unknown) => warnOnce(`warning: traces could not be recorded: ${errorMessage(error)}`),
+  };
+  const captureContent = capturesContent(env);
   const limit = options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS;
   const failed = (why: string): void => warnOnce(`warning: traces could not be exported to ${url}: ${why}`);
   return {
-    observer: observer.observe,
+    observer: (conversationId) => createTracingObserver(sink, { conversationId, captureContent }).observe,
     async shutdown() {
-      observer.flush();
+      // Observers hand an ended turn's spans over on the next turn of the event loop: after this one.
+      await new Promise((resolve) => setImmediate(resolve));
       const done = processor.shutdown().catch((error: unknown) => failed(errorMessage(error)));
       if (!(await within(done, limit))) failed(`no answer within ${limit} ms`);
     },

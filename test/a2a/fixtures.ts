@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { agentIdFor, type ServedSyndicate } from '../../src/a2a/createA2aApp.js';
 import { serveA2a, type A2aServer, type ServeA2aOptions } from '../../src/a2a/serveA2a.js';
 import type { CompiledSyndicate } from '../../src/runtime/compileSyndicate.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import type { Store } from '../../src/store/store.js';
 import { builtinTools, createToolRegistry } from '../../src/tools/registry.js';
 import { defineTool } from '../../src/core/tool.js';
 
@@ -42,20 +43,22 @@ export function createGate() {
 export const testTools = (...extra: Parameters<typeof createToolRegistry>[0]) => createToolRegistry([...builtinTools.values(), ...extra]);
 
 export interface TestServer extends A2aServer {
-  store: SqliteStore;
+  store: Store;
+  /** The SQLite file of the store the fixture opened (unused when a store was given). */
   dbPath: string;
-  /** Stops the server, then closes the store. */
+  /** Stops the server, then closes the store unless it was given. */
   stop(): Promise<void>;
 }
 
 export async function startServer(
   syndicates: CompiledSyndicate | readonly CompiledSyndicate[],
-  options: Partial<Omit<ServeA2aOptions, 'agents' | 'store'>> & { dbPath?: string } = {},
+  options: Partial<Omit<ServeA2aOptions, 'agents' | 'store'>> & { dbPath?: string; store?: Store } = {},
 ): Promise<TestServer> {
   const list = Array.isArray(syndicates) ? syndicates : [syndicates as CompiledSyndicate];
   const agents: ServedSyndicate[] = list.map((syndicate) => ({ id: agentIdFor(syndicate.name), syndicate }));
+  const given = options.store;
   const dbPath = options.dbPath ?? tempDbPath();
-  const store = openSqliteStore(dbPath);
+  const store = given ?? openSqliteStore(dbPath);
   const server = await serveA2a({ host: '127.0.0.1', port: 0, env: {}, version: '0.0.0-test', ...options, agents, store });
   return {
     ...server,
@@ -63,7 +66,7 @@ export async function startServer(
     dbPath,
     async stop() {
       await server.close();
-      await store.close();
+      if (!given) await store.close();
     },
   };
 }

@@ -4,9 +4,9 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, tempDir } from '../cli/cli.js';
 import { createMemoryAgent, memoryAgentIdFor } from '../../src/a2a/memoryAgent.js';
-import { memoriesBySilo } from '../../src/cli/longTermMemory.js';
 import type { Memory } from '../../src/memory/openMemory.js';
 import { siloFor } from '../../src/core/silo.js';
+import { createPlatform } from '../../src/platform/createPlatform.js';
 import { fakeEmbedder } from '../memory/fakeEmbedder.js';
 import { agent, compile } from '../runtime/fixtures.js';
 import { clientFor, startServer, tempDbPath, textOf, type TestServer } from './fixtures.js';
@@ -21,13 +21,17 @@ interface MemoryServer {
   memoryOf: (silo: string) => Promise<Memory | undefined>;
 }
 
-/** Serves Concierge's memory agent on the store at `dbPath` (a new one by default). */
+/** Serves Concierge's memory agent on the store at `dbPath` (a new one by default), as serve-a2a does: from a platform. */
 async function serveMemory(dbPath = tempDbPath()): Promise<MemoryServer> {
-  let memoryOf: MemoryServer['memoryOf'] = () => Promise.resolve(undefined);
-  const memoryAgent = createMemoryAgent({ syndicate: concierge, memoryFor: (silo) => memoryOf(silo) });
-  const server = await startServer([], { moreAgents: [memoryAgent], env: { A2A_SERVER_SECRET: SECRET }, dbPath });
-  memoryOf = memoriesBySilo(concierge, server.store, server.dbPath);
-  return { server, memoryOf };
+  const platform = await createPlatform({ store: dbPath, env: {} });
+  const memoryOf = (silo: string): Promise<Memory | undefined> => platform.memory(concierge, silo);
+  const memoryAgent = createMemoryAgent({ syndicate: concierge, memoryFor: memoryOf });
+  const server = await startServer([], { moreAgents: [memoryAgent], env: { A2A_SERVER_SECRET: SECRET }, store: await platform.store() });
+  const stop = async (): Promise<void> => {
+    await server.stop();
+    await platform.close();
+  };
+  return { server: { ...server, stop }, memoryOf };
 }
 
 let served: MemoryServer;

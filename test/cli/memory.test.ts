@@ -49,7 +49,7 @@ async function addDocuments(store: Store, silo: string, bundle: string, document
 }
 
 async function withStore<T>(use: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore({ dbPath: DB });
+  const store = await openStore(DB);
   try {
     return await use(store);
   } finally {

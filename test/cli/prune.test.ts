@@ -11,7 +11,7 @@ const DAY_MS = 86_400_000;
 
 /** Stores sessions with no events: their updatedAt is now. */
 async function sessions(db: string, ids: readonly string[]): Promise<void> {
-  const store = await openStore({ dbPath: db });
+  const store = await openStore(db);
   try {
     for (const id of ids) await store.openSession(id, 'council');
   } finally {

@@ -66,7 +66,7 @@ export interface TestStore {
 
 export async function tempStore(): Promise<TestStore> {
   const dir = mkdtempSync(join(tmpdir(), 'syndicate-mcp-'));
-  const store = await openStore({ dbPath: join(dir, 'test.db') });
+  const store = await openStore(join(dir, 'test.db'));
   return {
     store,
     async dispose() {

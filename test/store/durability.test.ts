@@ -76,7 +76,7 @@ describe('store durability', () => {
   });
 
   it('takes durability fsync from SYNDICATE_DURABILITY', async () => {
-    const store = await openStore({ dbPath: join(dir, 'env.db'), env: { SYNDICATE_DURABILITY: 'fsync' } });
+    const store = await openStore(join(dir, 'env.db'), { SYNDICATE_DURABILITY: 'fsync' });
     try {
       await store.openSession('s', 'council');
       vi.mocked(fs.fdatasyncSync).mockClear();

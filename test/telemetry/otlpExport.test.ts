@@ -28,10 +28,10 @@ describe('OTLP/HTTP export of a delegating turn (loopback receiver)', () => {
 
   it('delivers the whole span tree, linked by span ids, with the GenAI attributes', async () => {
     const warnings: string[] = [];
-    const tracing = await setupTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_SERVICE_NAME: 'council-test' }, { conversationId: 'session-42', warn: (m) => warnings.push(m) });
+    const tracing = await setupTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_SERVICE_NAME: 'council-test' }, { warn: (m) => warnings.push(m) });
     expect(tracing).toBeDefined();
 
-    const events = await collect(compile(council()), { input: COUNCIL_INPUT, observers: [tracing!.observer] });
+    const events = await collect(compile(council()), { input: COUNCIL_INPUT, observers: [tracing!.observer('session-42')] });
     await tracing!.shutdown();
 
     expect(warnings).toEqual([]);
@@ -95,7 +95,7 @@ describe('OTLP/HTTP export of a delegating turn (loopback receiver)', () => {
   it('exports message content only when OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true', async () => {
     const tracing = await setupTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true' });
 
-    await collect(compile(council()), { input: COUNCIL_INPUT, observers: [tracing!.observer] });
+    await collect(compile(council()), { input: COUNCIL_INPUT, observers: [tracing!.observer()] });
     await tracing!.shutdown();
 
     const root = only(receiver.spans, 'invoke_agent Moderator');
@@ -107,7 +107,7 @@ describe('OTLP/HTTP export of a delegating turn (loopback receiver)', () => {
     const tracing = await setupTracing({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.endpoint}/v1/traces` });
     const root = agent('Moderator', { subagents: [agent('Advocate', { model: 'claude-sonnet-4-5' })] });
 
-    await collect(compile(root, { env: {} }), { input: 'Should we?', observers: [tracing!.observer] });
+    await collect(compile(root, { env: {} }), { input: 'Should we?', observers: [tracing!.observer()] });
     await tracing!.shutdown();
 
     const moderator = only(receiver.spans, 'invoke_agent Moderator');
@@ -145,7 +145,7 @@ describe('setupTracing', () => {
     const warnings: string[] = [];
     const tracing = await setupTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: closed.endpoint }, { warn: (m) => warnings.push(m), shutdownTimeoutMs: 300 });
 
-    const events = await collect(compile(council()), { input: COUNCIL_INPUT, observers: [tracing!.observer] });
+    const events = await collect(compile(council()), { input: COUNCIL_INPUT, observers: [tracing!.observer()] });
     const started = Date.now();
     await tracing!.shutdown();
 

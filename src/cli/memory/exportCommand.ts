@@ -4,14 +4,13 @@ import { ExitCode } from '../exitCodes.js';
 import type { MemoryExportOptions } from '../options.js';
 import { siloEmbedder } from './embedders.js';
 import { withSilo } from './memoryStore.js';
-import { openDocuments } from './openDocuments.js';
 import { plural, printJson, write } from './output.js';
 
 /** `memory export`: a bundle of the silo to a zip file, never over an existing file. */
 export function exportCommand(options: MemoryExportOptions): Promise<number> {
   const out = resolve(options.out);
-  return withSilo(options, async (store, contents, dbPath) => {
-    const documents = openDocuments(store, dbPath, siloEmbedder(contents));
+  return withSilo(options, async (_store, contents, platform) => {
+    const documents = await platform.documents(siloEmbedder(contents));
     const archive = await documents.exportBundle(options.silo, options.bundle);
     try {
       await writeFile(out, archive, { flag: 'wx' });

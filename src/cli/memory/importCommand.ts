@@ -5,8 +5,7 @@ import { ExitCode } from '../exitCodes.js';
 import type { MemoryImportOptions } from '../options.js';
 import { UsageError } from '../usageError.js';
 import { embedderFor, siloEmbedder } from './embedders.js';
-import { checkSilo, siloContents, siloModels, withMemoryStore } from './memoryStore.js';
-import { CLI_ACTOR, openDocuments } from './openDocuments.js';
+import { CLI_ACTOR, checkSilo, siloContents, siloModels, withMemoryStore } from './memoryStore.js';
 import { dryRunNote, plural, printJson, write } from './output.js';
 
 function list(title: string, paths: readonly string[]): string[] {
@@ -54,14 +53,14 @@ export async function importCommand(file: string, options: MemoryImportOptions):
   const path = resolve(file);
   const archive = await readArchive(path);
   if (archive === undefined) return ExitCode.failed;
-  return withMemoryStore(options, true, async (store, dbPath) => {
+  return withMemoryStore(options, true, async (store, platform) => {
     const contents = await siloContents(store!, silo);
     const models = contents ? siloModels(contents) : [];
     if (options.embedding !== undefined && models.length > 0 && embedderFor(options.embedding).model !== models[0]) {
       throw new UsageError(`silo ${silo} holds vectors from '${models[0]}', so imported documents are embedded with it; leave out --embedding, or first run: syndicate memory reembed --silo ${silo} --embedding ${options.embedding}`);
     }
     const embedder = contents ? siloEmbedder(contents, options.embedding) : embedderFor(options.embedding);
-    const report = await openDocuments(store!, dbPath, embedder).importBundle(silo, archive, {
+    const report = await (await platform.documents(embedder)).importBundle(silo, archive, {
       actor: CLI_ACTOR,
       reason: `syndicate memory import ${basename(path)}`,
       bundle: options.bundle,

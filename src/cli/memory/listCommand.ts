@@ -1,10 +1,10 @@
+import type { Platform } from '../../platform/createPlatform.js';
 import type { Store } from '../../store/store.js';
 import { ExitCode } from '../exitCodes.js';
 import type { MemoryListOptions } from '../options.js';
 import { formatTime } from '../text.js';
 import { siloEmbedder } from './embedders.js';
 import { withSilo, type SiloContents } from './memoryStore.js';
-import { openDocuments } from './openDocuments.js';
 import { FACT_HEADER, factRow, formatTable, printJson, write } from './output.js';
 
 async function listFacts(store: Store, options: MemoryListOptions): Promise<number> {
@@ -17,8 +17,8 @@ async function listFacts(store: Store, options: MemoryListOptions): Promise<numb
   return ExitCode.ok;
 }
 
-async function listDocuments(store: Store, dbPath: string, contents: SiloContents, options: MemoryListOptions): Promise<number> {
-  const { documents, problems } = await openDocuments(store, dbPath, siloEmbedder(contents)).list(options.silo);
+async function listDocuments(platform: Platform, contents: SiloContents, options: MemoryListOptions): Promise<number> {
+  const { documents, problems } = await (await platform.documents(siloEmbedder(contents))).list(options.silo);
   if (options.json) printJson({ documents, problems });
   else if (documents.length === 0) write(`No documents in silo ${options.silo}.\n`);
   else {
@@ -32,5 +32,5 @@ async function listDocuments(store: Store, dbPath: string, contents: SiloContent
 
 /** `memory list`: the silo's facts, newest first, or its documents with --docs. */
 export function listCommand(options: MemoryListOptions): Promise<number> {
-  return withSilo(options, (store, contents, dbPath) => (options.docs ? listDocuments(store, dbPath, contents, options) : listFacts(store, options)));
+  return withSilo(options, (store, contents, platform) => (options.docs ? listDocuments(platform, contents, options) : listFacts(store, options)));
 }

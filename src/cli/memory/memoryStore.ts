@@ -1,11 +1,15 @@
 import { assertSilo } from '../../core/silo.js';
+import type { Platform } from '../../platform/createPlatform.js';
 import type { Store } from '../../store/store.js';
 import { ExitCode } from '../exitCodes.js';
+import { openPlatform } from '../openPlatform.js';
 import type { MemoryOptions } from '../options.js';
-import { dbPathFor, openExistingStore, openSessionStore } from '../sessionStore.js';
 import { UsageError } from '../usageError.js';
 
 // Opening the store for `syndicate memory` and finding what a silo holds.
+
+/** Actor recorded in the revisions the CLI makes. */
+export const CLI_ACTOR = 'cli';
 
 export interface SiloContents {
   silo: string;
@@ -31,20 +35,20 @@ export function checkSilo(silo: string): string {
 }
 
 /**
- * Runs `use` with the store at --db. Reading commands pass create=false: a missing database is
- * reported as empty rather than created as a side effect.
+ * Runs `use` with the store (--db, SYNDICATE_DB or the default) and the platform that opened it,
+ * for its documents. Reading commands pass create=false: a missing store is reported as empty
+ * rather than created as a side effect.
  */
 export async function withMemoryStore<T>(
   options: MemoryOptions,
   create: boolean,
-  use: (store: Store | undefined, dbPath: string) => Promise<T>,
+  use: (store: Store | undefined, platform: Platform) => Promise<T>,
 ): Promise<T> {
-  const dbPath = dbPathFor(options.db, process.env);
-  const store = create ? await openSessionStore(dbPath) : await openExistingStore(dbPath);
+  const platform = await openPlatform(options.db);
   try {
-    return await use(store, dbPath);
+    return await use(create ? await platform.store() : await platform.existingStore(), platform);
   } finally {
-    await store?.close();
+    await platform.close();
   }
 }
 
@@ -76,19 +80,19 @@ export function siloModels(contents: SiloContents): string[] {
   return [...new Set([...(contents.factModel === undefined ? [] : [contents.factModel]), ...contents.documentModels])];
 }
 
-export function siloNotFound(silo: string, dbPath: string): number {
-  process.stderr.write(`No memory silo '${silo}' in ${dbPath}: it holds no facts and no documents. See: syndicate memory silos\n`);
+export function siloNotFound(silo: string, storeName: string): number {
+  process.stderr.write(`No memory silo '${silo}' in ${storeName}: it holds no facts and no documents. See: syndicate memory silos\n`);
   return ExitCode.failed;
 }
 
 /** Runs `use` with what the silo holds, or reports that the database has no such silo (exit 1). */
 export function withSilo(
   options: MemoryOptions & { silo: string },
-  use: (store: Store, contents: SiloContents, dbPath: string) => Promise<number>,
+  use: (store: Store, contents: SiloContents, platform: Platform) => Promise<number>,
 ): Promise<number> {
   const silo = checkSilo(options.silo);
-  return withMemoryStore(options, false, async (store, dbPath) => {
+  return withMemoryStore(options, false, async (store, platform) => {
     const contents = store && (await siloContents(store, silo));
-    return store && contents ? use(store, contents, dbPath) : siloNotFound(silo, dbPath);
+    return store && contents ? use(store, contents, platform) : siloNotFound(silo, platform.storeName);
   });
 }

@@ -6,7 +6,6 @@ import type { MemoryReembedOptions } from '../options.js';
 import { UsageError } from '../usageError.js';
 import { embedderFor } from './embedders.js';
 import { siloModels, withSilo } from './memoryStore.js';
-import { openDocuments } from './openDocuments.js';
 import { dryRunNote, plural, printJson, write } from './output.js';
 
 /** The target: --embedding, or the memory_embedding of --syndicate; exactly one, so a re-embedding is never a guess. */
@@ -22,7 +21,7 @@ function targetEmbedder(options: MemoryReembedOptions): Embedder {
 export function reembedCommand(options: MemoryReembedOptions): Promise<number> {
   const embedder = targetEmbedder(options);
   const { silo } = options;
-  return withSilo(options, async (store, contents, dbPath) => {
+  return withSilo(options, async (store, contents, platform) => {
     const from = siloModels(contents);
     const plan = { silo, dryRun: !options.yes, from, to: embedder.model, facts: contents.facts, documents: contents.documents };
     if (!options.yes) {
@@ -35,7 +34,7 @@ export function reembedCommand(options: MemoryReembedOptions): Promise<number> {
     }
     // Facts switch model in one transaction; documents one by one, so an interrupted run is finished by running it again.
     const facts = await reembedSilo(store.facts, embedder, silo);
-    const documents = await openDocuments(store, dbPath, embedder).reembed(silo);
+    const documents = await (await platform.documents(embedder)).reembed(silo);
     if (options.json) printJson({ ...plan, facts, documents });
     else write(`Re-embedded ${plural(facts, 'fact')} and ${plural(documents, 'document')} of silo ${silo} with ${embedder.model}.\n`);
     return ExitCode.ok;

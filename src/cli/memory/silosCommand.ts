@@ -12,14 +12,14 @@ function table(silos: readonly SiloContents[]): string {
 
 /** `memory silos`: every silo with its fact and document counts and embedding model(s). */
 export function silosCommand(options: MemoryOptions): Promise<number> {
-  return withMemoryStore(options, false, async (store, dbPath) => {
+  return withMemoryStore(options, false, async (store, platform) => {
     const silos: SiloContents[] = [];
     for (const silo of store ? await listSiloIds(store) : []) {
       const contents = await siloContents(store!, silo);
       if (contents) silos.push(contents);
     }
     if (options.json) printJson(silos);
-    else if (silos.length === 0) write(`No memory in ${dbPath}: no silo holds facts or documents yet.\n`);
+    else if (silos.length === 0) write(`No memory in ${platform.storeName}: no silo holds facts or documents yet.\n`);
     else write(`${table(silos)}\n`);
     return ExitCode.ok;
   });

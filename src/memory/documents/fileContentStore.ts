@@ -3,7 +3,6 @@ import type { Stats } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, readlink, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { DocumentAddress } from '../../store/documents.js';
-import { defaultDataDir } from '../../store/location.js';
 import { contentHash } from './contentHash.js';
 import type { DocumentContentStore } from './contentStore.js';
 import { DocumentError } from './errors.js';
@@ -12,11 +11,6 @@ import { formatAddress } from './paths.js';
 // Documents as plain markdown files, <root>/<silo>/<bundle>/<path>, readable and editable in any
 // editor. Edits made outside Syndicate are noticed by content hash when documents are next read,
 // listed or searched (see syncDocuments.ts).
-
-/** <data dir>/memory: where document bundles live by default. */
-export function defaultDocumentsDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  return join(defaultDataDir(env), 'memory');
-}
 
 // What identifies one version of a file without reading it (git's index does the same): a rename
 // over the file changes the inode, an edit in place the modification time and usually the size.
