@@ -1,4 +1,4 @@
-import { dispatchProblems, inertFieldWarnings, subagentEntries, subagentEntryProblems, memoryToolProblems, toolProblems } from './checks.js';
+import { dispatchProblems, inertFieldWarnings, legacyToolWarnings, subagentEntries, subagentEntryProblems, memoryToolProblems, toolProblems } from './checks.js';
 import { issueFromProblem, type ConfigIssue } from './errors.js';
 import type { Problem } from './problem.js';
 import { readReference, referenceDisplayPath } from './references.js';
@@ -66,7 +66,7 @@ export function loadFile(context: LoadContext, source: SourceFile): LoadedFile |
   ];
   const locate = (problem: Problem): ConfigIssue => issueFromProblem(source.display, yaml.locate(problem.path, problem.anchor), problem);
   context.issues.push(...problems.map(locate));
-  context.warnings.push(...inertFieldWarnings(data).map(locate));
+  context.warnings.push(...inertFieldWarnings(data).map(locate), ...legacyToolWarnings(data).map(locate));
 
   const mounts = new Map<number, LoadedFile>();
   for (const [index, mounted] of mountable.files) {
