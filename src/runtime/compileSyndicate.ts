@@ -8,8 +8,9 @@ import type { DispatchConfig, MemorySystem, ScriptStep } from '../config/schema.
 import { callSettingsFor, neutralCallSettings, type CallSettings, type MappedCallSettings } from '../models/callSettings.js';
 import { parseModelId, type ProviderFamily } from '../models/modelIds.js';
 import { resolveModel } from '../models/resolveModel.js';
-import { WEB_SEARCH_TOOL } from '../config/builtinToolNames.js';
+import { WEB_SEARCH_TOOL, XAI_ONLY_TOOLS } from '../config/builtinToolNames.js';
 import { webSearchTool } from '../models/webSearch.js';
+import { readXaiSearchEnv, xaiProviderTool, type XaiSearchSettings } from '../models/xaiSearch.js';
 import { builtinTools, type ToolRegistry } from '../tools/registry.js';
 import { createAgentMcpTools, type AgentMcpTools } from '../tools/mcp/agentMcpTools.js';
 import { serverSpecsOf } from '../tools/mcp/serverSpec.js';
@@ -200,7 +201,7 @@ function compileDispatch(config: DispatchConfig, subagents: ReadonlyMap<string, 
   };
 }
 
-/** Throws SyndicateConfigError when an agent lists web_search on a model without native search. */
+/** Throws SyndicateConfigError when an agent lists web_search on a model without native search, or xAI's search settings are wrong. */
 export function compileSyndicate(definition: SyndicateDefinition, options: CompileOptions = {}): CompiledSyndicate {
   const registry = options.tools ?? builtinTools;
   const problems = webSearchProblems(definition, options);
@@ -210,6 +211,8 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
   // Only the root's globalInstruction takes effect, and it applies to every agent in the tree.
   const globalInstruction = definition.root.globalInstruction;
   let settings: McpClientSettings | undefined;
+  // Checked by webSearchProblems above; read once for every grok agent.
+  let xaiSearch: XaiSearchSettings | undefined;
 
   // Resolved only if some dispatch routes by embedding, and once for all of them.
   let sharedEmbedder: Embedder | undefined;
@@ -237,7 +240,16 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
         toolList.push(functionToolOf(tool));
         continue;
       }
-      if (name !== WEB_SEARCH_TOOL) throw new Error(`agent '${agent.name}' uses unknown tool '${name}' (the loader should have refused this file)`);
+      if (name !== WEB_SEARCH_TOOL && !XAI_ONLY_TOOLS.includes(name)) throw new Error(`agent '${agent.name}' uses unknown tool '${name}' (the loader should have refused this file)`);
+      if (family === 'xai') {
+        toolList.push(xaiProviderTool(name, (xaiSearch ??= readXaiSearchEnv(options.env ?? process.env).settings)));
+        continue;
+      }
+      if (XAI_ONLY_TOOLS.includes(name)) {
+        // The scripted model stands in for any model, so offline runs of a grok file stay quiet.
+        if (family !== 'scripted') warnings.push(`Agent '${agent.name}': ${name} has no effect on ${modelId}: it is xAI's own search, on grok-* models only — remove it or use a grok model`);
+        continue;
+      }
       // Undefined for the scripted model, which never searches; webSearchProblems refused the rest.
       const search = family === undefined ? undefined : webSearchTool(family);
       if (search) toolList.push(search);
