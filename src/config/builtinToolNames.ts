@@ -11,3 +11,8 @@ export const WEB_SEARCH_TOOL = 'web_search';
 export const X_SEARCH_TOOL = 'x_search';
 export const COLLECTIONS_SEARCH_TOOL = 'collections_search';
 export const XAI_ONLY_TOOLS: readonly string[] = [X_SEARCH_TOOL, COLLECTIONS_SEARCH_TOOL];
+
+/** Built in, but compiled per agent (they need its provider and the outputs folder): see tools/images/. */
+export const GENERATE_IMAGE_TOOL = 'generate_image';
+export const INSPECT_IMAGE_TOOL = 'inspect_image';
+export const IMAGE_TOOLS: readonly string[] = [GENERATE_IMAGE_TOOL, INSPECT_IMAGE_TOOL];

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import type { JSONSchema7, LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3ProviderTool } from '@ai-sdk/provider';
 import type { AgentDefinition, RemoteAgentSpec, SyndicateDefinition } from '../config/definition.js';
@@ -8,8 +9,13 @@ import type { DispatchConfig, MemorySystem, ScriptStep } from '../config/schema.
 import { callSettingsFor, neutralCallSettings, type CallSettings, type MappedCallSettings } from '../models/callSettings.js';
 import { parseModelId, type ProviderFamily } from '../models/modelIds.js';
 import { resolveModel } from '../models/resolveModel.js';
-import { WEB_SEARCH_TOOL, XAI_ONLY_TOOLS } from '../config/builtinToolNames.js';
+import { GENERATE_IMAGE_TOOL, INSPECT_IMAGE_TOOL, WEB_SEARCH_TOOL, XAI_ONLY_TOOLS } from '../config/builtinToolNames.js';
 import { webSearchTool } from '../models/webSearch.js';
+import { loadImageModel } from '../models/imageModels.js';
+import { defaultDataDir } from '../store/location.js';
+import { generateImageTool } from '../tools/images/generateImage.js';
+import { inspectImageTool } from '../tools/images/inspectImage.js';
+import { OUTPUTS_FOLDER } from '../tools/images/outputsFolder.js';
 import { readXaiSearchEnv, xaiProviderTool, type XaiSearchSettings } from '../models/xaiSearch.js';
 import { builtinTools, type ToolRegistry } from '../tools/registry.js';
 import { createAgentMcpTools, type AgentMcpTools } from '../tools/mcp/agentMcpTools.js';
@@ -136,6 +142,8 @@ export interface CompileOptions extends ModelChoice {
   mcp?: Partial<McpClientSettings>;
   /** How remote A2A subagents (`a2a_url`) are reached: a2aRemoteAgents() from src/a2a/client. */
   remoteAgents?: RemoteAgentFactory;
+  /** Where generate_image saves and inspect_image reads; default `outputs/` in the data directory. */
+  outputsFolder?: string;
 }
 
 const DELEGATION_INPUT: JSONSchema7 = {
@@ -219,6 +227,13 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
   const embedder = (): Embedder =>
     (sharedEmbedder ??= options.embedder ?? (options.offline ? localEmbedder() : resolveEmbedder(definition.memoryEmbedding, options.env, options.providers)));
 
+  const outputs = options.outputsFolder ?? path.join(defaultDataDir(options.env ?? process.env), OUTPUTS_FOLDER);
+  const imageTool = (name: string, agentName: string, modelId: string, model: () => LanguageModelV3): AnyTool | undefined => {
+    if (name === GENERATE_IMAGE_TOOL) return generateImageTool({ folder: outputs, imageModel: () => loadImageModel(modelId, agentName, options.env ?? process.env) });
+    if (name === INSPECT_IMAGE_TOOL) return inspectImageTool({ folder: outputs, model });
+    return undefined;
+  };
+
   const compileAgent = (agent: AgentDefinition, inheritedModel: string): CompiledAgent => {
     const modelId = agentModelId(agent, inheritedModel, options);
     const family = parseModelId(modelId)?.family;
@@ -234,7 +249,7 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
         if (name !== PRELOAD_MEMORY) memoryTools.push(name);
         continue;
       }
-      const tool = registry.get(name);
+      const tool = registry.get(name) ?? imageTool(name, agent.name, modelId, () => model);
       if (tool) {
         tools.set(name, tool);
         toolList.push(functionToolOf(tool));

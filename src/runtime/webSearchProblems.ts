@@ -1,6 +1,7 @@
 import type { AgentDefinition, SyndicateDefinition } from '../config/definition.js';
 import type { ConfigIssue } from '../config/errors.js';
-import { COLLECTIONS_SEARCH_TOOL, WEB_SEARCH_TOOL, X_SEARCH_TOOL } from '../config/builtinToolNames.js';
+import { COLLECTIONS_SEARCH_TOOL, GENERATE_IMAGE_TOOL, WEB_SEARCH_TOOL, X_SEARCH_TOOL } from '../config/builtinToolNames.js';
+import { imageModelProblem } from '../models/imageModels.js';
 import { parseModelId } from '../models/modelIds.js';
 import { webSearchProblem } from '../models/webSearch.js';
 import { readXaiSearchEnv, xaiToolProblem } from '../models/xaiSearch.js';
@@ -49,6 +50,9 @@ export function webSearchProblems(definition: SyndicateDefinition, options: WebS
       const problem = webSearchProblem(modelId, withOtherTools);
       if (problem) issues.push(issue(index, problem));
     }
+    const imageIndex = agent.tools.indexOf(GENERATE_IMAGE_TOOL);
+    const imageProblem = imageIndex >= 0 ? imageModelProblem(modelId) : undefined;
+    if (imageProblem) issues.push(issue(imageIndex, imageProblem));
     if (parseModelId(modelId)?.family !== 'xai') continue;
     const searches = agent.tools.map((tool, i) => [tool, i] as const).filter(([tool]) => xaiTools.includes(tool));
     if (searches.length === 0) continue;
