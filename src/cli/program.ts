@@ -231,6 +231,21 @@ ${EXIT_CODES_HELP}`)
       process.exitCode = await serveA2aCommand(targets, options, packageVersion());
     });
 
+  program
+    .command('models')
+    .summary('list the model providers and whether each is configured here')
+    .description('List every model provider family, how agents name its models, and whether its key or server is configured. --ping makes one short call to each configured one and prints its tokens and latency.')
+    .option('--ping', 'call each configured provider once (a few tokens each)')
+    .addHelpText('after', `
+Examples:
+  $ syndicate models
+  $ syndicate models --ping
+${EXIT_CODES_HELP}`)
+    .action(async (options: { ping?: boolean }) => {
+      const { modelsCommand } = await import('./modelsCommand.js');
+      process.exitCode = await modelsCommand(options);
+    });
+
   addMemoryCommand(program);
 
   return program;
