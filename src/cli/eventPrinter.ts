@@ -83,6 +83,9 @@ export function createTracePrinter(write: Write, style: Style, mode: TraceMode):
       case 'turn-start':
         answering = { agent: event.agent, depth };
         linesInTurn = 0;
+        // A chat prints many turns: each answer is labelled, even when the same agent gave the last one.
+        speaker = undefined;
+        thinker = undefined;
         if (mode === 'transcript') {
           turns++;
           if (turns > 1) line(0, '');

@@ -22,3 +22,21 @@ describe('the transcript printer', () => {
     expect(out).toContain('■ Question withdrawn: its task was cancelled before it was answered.\n');
   });
 });
+
+describe('the live printer', () => {
+  it("labels every turn's answer with the agent's name, also when one agent answers twice in a row", () => {
+    let out = '';
+    const printer = createTracePrinter((text) => void (out += text), createStyle(false), 'live');
+    const envelope = { turnId: 't', agent: 'Tutor', depth: 0, at: 0 };
+    const turn = (input: string, answer: string): TurnEvent[] => [
+      { ...envelope, type: 'turn-start', syndicate: 'Tutor', input },
+      { ...envelope, type: 'text-delta', delta: answer },
+      { ...envelope, type: 'message', text: answer },
+      { ...envelope, type: 'turn-end', status: 'completed', output: answer },
+    ];
+
+    for (const event of [...turn('Hi', 'Hello.'), ...turn('Again', 'Hello again.')]) printer.print(event);
+
+    expect(out).toBe('Tutor:\nHello.\nTutor:\nHello again.\n');
+  });
+});
