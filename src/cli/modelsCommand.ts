@@ -1,5 +1,5 @@
 import { loadProjectConfig } from '../config/projectConfig.js';
-import { errorMessage } from '../runtime/errors.js';
+import { errorMessage } from '../core/errors.js';
 import { pingProvider, providerStatuses, type ProviderStatus } from '../models/providerStatus.js';
 import { ExitCode } from './exitCodes.js';
 import { colourEnabled, createStyle } from './terminal.js';

@@ -17,6 +17,8 @@ export interface ModelOptions {
 /** Shared by `run` and `chat`. */
 export interface TurnCommandOptions extends BindingOptions, ModelOptions {
   session?: string;
+  /** Starts a session with this id (`--session` only resumes one that exists). */
+  newSession?: string;
   db?: string;
   json?: boolean;
 }

@@ -36,7 +36,8 @@ function withBindingOptions(command: Command): Command {
 function withTurnOptions(command: Command): Command {
   return withBindingOptions(
     command
-      .option('--session <id>', 'resume this session (default: a new random id)')
+      .option('--session <id>', 'resume this stored session (an unknown id is an error listing recent ones)')
+      .option('--new-session <id>', 'start a new session with this id (default: a new random id)')
       .option('--db <path>', 'SQLite file holding sessions (default: $SYNDICATE_HOME/syndicate.db or the per-user data directory)')
       .option('--offline', 'run every agent on the built-in scripted model: no keys, no network (also SYNDICATE_OFFLINE=1)')
       .option('--model <id>', 'run every agent on this model id, e.g. gpt-4.1-mini or ollama/qwen3:8b')

@@ -14,6 +14,7 @@ import { dbPathFor, openSessionStore } from './sessionStore.js';
 import { createSpinner, type Spinner } from './spinner.js';
 import { cliUsageLedger, openLedgerOnlyStore } from './usageLedger.js';
 import { colourEnabled, createStyle, type Style } from './terminal.js';
+import { UsageError } from './usageError.js';
 
 /** Everything a turn-running command needs, ready before the first turn. */
 export interface TurnSession extends SessionTarget {
@@ -41,7 +42,9 @@ export async function openTurnSession(target: string, options: TurnCommandOption
   // must not stand between a person and --help, validate or sessions.
   const { providers } = loadProjectConfig();
   const syndicate = compileTarget(target, options, env, providers);
-  const sessionId = options.session ?? randomUUID();
+  if (options.session !== undefined && options.newSession !== undefined) throw new UsageError('--session resumes a session and --new-session starts one: pass only one of them');
+  const sessionId = options.session ?? options.newSession ?? randomUUID();
+  const choice = options.session !== undefined ? 'resume' : options.newSession !== undefined ? 'new' : undefined;
   const dbPath = dbPathFor(options.db, env);
   // internal-only keeps no sessions, but its model calls cost the same: the database is opened for
   // the usage ledger alone (rows with a null session id).
@@ -50,7 +53,7 @@ export async function openTurnSession(target: string, options: TurnCommandOption
   const store = internalOnly ? undefined : database;
   if (store) {
     try {
-      await checkSessionOwner(store, sessionId, syndicate.name);
+      await checkSessionOwner(store, sessionId, syndicate.name, choice);
     } catch (error) {
       await store.close();
       await syndicate.close();

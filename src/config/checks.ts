@@ -5,6 +5,7 @@ import { DEFAULT_MEMORY_SYSTEM } from './definition.js';
 import { MEMORY_TOOL_NAMES } from './memoryTools.js';
 import { closestMatch } from './suggest.js';
 import { currentToolName, LEGACY_TOOLS } from './legacyTools.js';
+import { parseModelId, unknownModelAdvice } from './modelIds.js';
 
 // Checks the schema cannot express: they need the tool list or look across fields.
 // They read the raw (interpolated) data so they still report when the schema found other problems.
@@ -164,5 +165,14 @@ export function legacyToolWarnings(data: unknown): Problem[] {
         ? [{ path: [...path, 'tools', index], message: `${tool} is a legacy name of ${currentToolName(tool)}, and loads as ${currentToolName(tool)} — write ${currentToolName(tool)} instead` }]
         : [],
     );
+  });
+}
+
+/** Model ids no provider here knows; a program with its own resolver turns this off (LoadSyndicateOptions.customModels). */
+export function modelProblems(data: unknown): Problem[] {
+  return fileAgents(data).flatMap(({ path, fields }): Problem[] => {
+    const model = fields['model'];
+    if (typeof model !== 'string' || model === '' || parseModelId(model) !== undefined) return [];
+    return [{ path: [...path, 'model'], message: `unknown model "${model}" — ${unknownModelAdvice(model)}` }];
   });
 }

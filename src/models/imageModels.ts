@@ -1,6 +1,6 @@
 import type { ImageModelV3 } from '@ai-sdk/provider';
 import { ModelConfigError } from './errors.js';
-import { parseModelId, type CloudFamily } from './modelIds.js';
+import { parseModelId, type CloudFamily } from '../config/modelIds.js';
 import { CLOUD } from './providers.js';
 
 // generate_image calls the image model of the provider the agent already runs on, with the same

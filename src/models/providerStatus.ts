@@ -2,7 +2,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ProvidersConfig } from '../config/projectConfig.js';
 import { CLOUD } from './providers.js';
 import { compatibleServer } from './openAICompatible.js';
-import type { CloudFamily } from './modelIds.js';
+import type { CloudFamily } from '../config/modelIds.js';
 import { resolveModel } from './resolveModel.js';
 
 // What `syndicate models` reports: each provider family, whether it is configured here (a key,

@@ -7,7 +7,8 @@ import { SyndicateConfigError } from '../config/errors.js';
 import type { ProvidersConfig } from '../config/projectConfig.js';
 import type { DispatchConfig, MemorySystem, ScriptStep } from '../config/schema.js';
 import { callSettingsFor, neutralCallSettings, type CallSettings, type MappedCallSettings } from '../models/callSettings.js';
-import { parseModelId, type ProviderFamily } from '../models/modelIds.js';
+import { parseModelId, type ProviderFamily } from '../config/modelIds.js';
+import { unknownModelError } from '../models/modelIds.js';
 import { resolveModel } from '../models/resolveModel.js';
 import { GENERATE_IMAGE_TOOL, INSPECT_IMAGE_TOOL, WEB_SEARCH_TOOL, XAI_ONLY_TOOLS } from '../config/builtinToolNames.js';
 import { webSearchTool } from '../models/webSearch.js';
@@ -23,7 +24,7 @@ import { serverSpecsOf } from '../tools/mcp/serverSpec.js';
 import { mcpSettings, type McpClientSettings } from '../tools/mcp/settings.js';
 import type { AnyTool } from '../core/tool.js';
 import { agentModelId, DEFAULT_ROOT_MODEL, modelInheritedFrom, type ModelChoice } from './agentModel.js';
-import { webSearchProblems } from './webSearchProblems.js';
+import { placedAgents, webSearchProblems } from './webSearchProblems.js';
 import { MEMORY_TOOL_NAMES, PRELOAD_MEMORY } from '../config/memoryTools.js';
 import type { RemoteConversation } from './projectTranscript.js';
 import type { TurnContext } from './turnContext.js';
@@ -212,6 +213,10 @@ function compileDispatch(config: DispatchConfig, subagents: ReadonlyMap<string, 
 /** Throws SyndicateConfigError when an agent lists web_search on a model without native search, or xAI's search settings are wrong. */
 export function compileSyndicate(definition: SyndicateDefinition, options: CompileOptions = {}): CompiledSyndicate {
   const registry = options.tools ?? builtinTools;
+  // Checked in tree order before any agent compiles: subagents compile first, so resolving would blame
+  // a subagent for the model its parent (or the override) names.
+  const unknown = options.resolveModel ? undefined : placedAgents(definition, options).find(({ modelId }) => parseModelId(modelId) === undefined);
+  if (unknown) throw unknownModelError(unknown.modelId, unknown.agent.name);
   const problems = webSearchProblems(definition, options);
   if (problems.length > 0) throw new SyndicateConfigError(problems);
   const agents = new Map<string, CompiledAgent>();

@@ -2,7 +2,7 @@ import type { AgentDefinition, SyndicateDefinition } from '../config/definition.
 import type { ConfigIssue } from '../config/errors.js';
 import { COLLECTIONS_SEARCH_TOOL, GENERATE_IMAGE_TOOL, WEB_SEARCH_TOOL, X_SEARCH_TOOL } from '../config/builtinToolNames.js';
 import { imageModelProblem } from '../models/imageModels.js';
-import { parseModelId } from '../models/modelIds.js';
+import { parseModelId } from '../config/modelIds.js';
 import { webSearchProblem } from '../models/webSearch.js';
 import { readXaiSearchEnv, xaiToolProblem } from '../models/xaiSearch.js';
 import { builtinTools, type ToolRegistry } from '../tools/registry.js';
@@ -25,7 +25,8 @@ interface PlacedAgent {
   path: string;
 }
 
-function placedAgents(definition: SyndicateDefinition, options: ModelChoice): PlacedAgent[] {
+/** Every agent with the model it runs on, in tree order: the root first, each agent before its subagents. */
+export function placedAgents(definition: SyndicateDefinition, options: ModelChoice): PlacedAgent[] {
   const placed: PlacedAgent[] = [];
   const visit = (agent: AgentDefinition, inherited: string, path: string): void => {
     placed.push({ agent, modelId: agentModelId(agent, inherited, options), path });

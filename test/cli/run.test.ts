@@ -159,7 +159,7 @@ describe('syndicate run waiting for the user', () => {
           '',
         ].join('\n'),
       );
-      const asked = await runCli(['run', 'planner.yaml', 'Plan an offsite', '--offline', '--session', 'ask-1'], { home: home.path, cwd: dir.path });
+      const asked = await runCli(['run', 'planner.yaml', 'Plan an offsite', '--offline', '--new-session', 'ask-1'], { home: home.path, cwd: dir.path });
       expect(asked.code).toBe(3);
       expect(asked.stdout).toContain('Which city?');
 
