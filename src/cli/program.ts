@@ -38,6 +38,8 @@ function withTurnOptions(command: Command): Command {
     command
       .option('--session <id>', 'resume this stored session (an unknown id is an error listing recent ones)')
       .option('--new-session <id>', 'start a new session with this id (default: a new random id)')
+      .option('--timeout <duration>', 'retry a model call that makes no progress for this long, e.g. 30s (default: the file\'s timeout, else 60s)')
+      .option('--deadline <duration>', 'stop a turn that takes longer than this, e.g. 5m (default: the file\'s deadline, else 10m)')
       .option('--db <path>', 'SQLite file holding sessions (default: $SYNDICATE_HOME/syndicate.db or the per-user data directory)')
       .option('--offline', 'run every agent on the built-in scripted model: no keys, no network (also SYNDICATE_OFFLINE=1)')
       .option('--model <id>', 'run every agent on this model id, e.g. gpt-4.1-mini or ollama/qwen3:8b')

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DURATION_FORMAT, parseDuration } from '../config/duration.js';
 import { loadProjectConfig } from '../config/projectConfig.js';
 import { type CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import type { TurnObserver } from '../core/events.js';
@@ -37,11 +38,29 @@ export interface TurnSession extends SessionTarget {
   close(): Promise<void>;
 }
 
+/** run and chat stop a turn after 10 minutes unless told otherwise (--deadline, or the file's `deadline`). */
+export const DEFAULT_TURN_DEADLINE_MS = 10 * 60_000;
+
+function durationFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new UsageError(`${flag} ${value}: must be ${DURATION_FORMAT}`);
+  return ms;
+}
+
+function turnLimits(options: TurnCommandOptions): Pick<RunTurnOptions, 'retry' | 'deadlineMs'> {
+  const attemptTimeoutMs = durationFlag('--timeout', options.timeout);
+  return { retry: attemptTimeoutMs === undefined ? undefined : { attemptTimeoutMs }, deadlineMs: durationFlag('--deadline', options.deadline) };
+}
+
 export async function openTurnSession(target: string, options: TurnCommandOptions, env: NodeJS.ProcessEnv): Promise<TurnSession> {
   // Read here, not at startup: only commands that call models need it, and a broken file
   // must not stand between a person and --help, validate or sessions.
   const { providers } = loadProjectConfig();
+  const limits = turnLimits(options);
   const syndicate = compileTarget(target, options, env, providers);
+  // Someone waits at the terminal: a turn ends by the deadline even when the file names none.
+  limits.deadlineMs ??= syndicate.deadlineMs ?? DEFAULT_TURN_DEADLINE_MS;
   if (options.session !== undefined && options.newSession !== undefined) throw new UsageError('--session resumes a session and --new-session starts one: pass only one of them');
   const sessionId = options.session ?? options.newSession ?? randomUUID();
   const choice = options.session !== undefined ? 'resume' : options.newSession !== undefined ? 'new' : undefined;
@@ -78,7 +97,7 @@ export async function openTurnSession(target: string, options: TurnCommandOption
     spinner: createSpinner(process.stderr),
     observers,
     turnOptions(input, signal) {
-      return { input, sessionId, store, signal, observers, memory: memory?.turn };
+      return { input, sessionId, store, signal, observers, memory: memory?.turn, ...limits };
     },
     async remember(signal) {
       if (!memory) return undefined;

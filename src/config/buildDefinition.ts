@@ -27,6 +27,8 @@ export function buildSyndicate(syndicate: ValidatedSyndicate, warnings: ConfigIs
     memoryExtractionModel: config.memory_extraction_model,
     variables: syndicate.variables,
     maxSteps: config.max_steps ?? DEFAULT_MAX_STEPS,
+    attemptTimeoutMs: config.timeout,
+    deadlineMs: config.deadline,
     root: buildOrchestrator(syndicate, config.orchestrator.description ?? config.description ?? config.syndicate_name),
     warnings,
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DURATION_FORMAT, parseDuration } from './duration.js';
 import { normalizeOutputSchema } from './normalizeOutputSchema.js';
 
 // One schema for a syndicate file. Field names follow melchizedek-agents so its files load
@@ -209,6 +210,13 @@ export const dispatchSchema = z
   })
   .strict();
 
+/** A duration in milliseconds, written as 90s, 5m, ... (config/duration.ts). */
+const durationSchema = z.union([z.number(), z.string()]).transform((value, ctx) => {
+  const ms = parseDuration(value);
+  if (ms === undefined) ctx.addIssue({ code: 'custom', message: `must be a duration above zero: ${DURATION_FORMAT}` });
+  return ms ?? 0;
+});
+
 export const variableValueSchema = z.union([z.string(), z.number(), z.boolean()]);
 
 export const syndicateFileSchema = z
@@ -226,6 +234,10 @@ export const syndicateFileSchema = z
     variables: z.record(z.string(), variableValueSchema).optional(),
     guards: z.array(z.string().min(1)).optional(),
     max_steps: z.number().int().positive().optional(),
+    /** How long one model call may go without progress before it is retried (`--timeout`). */
+    timeout: durationSchema.optional(),
+    /** How long a whole turn may take before it is stopped (`--deadline`). */
+    deadline: durationSchema.optional(),
     dispatch: dispatchSchema.optional(),
     orchestrator: orchestratorSchema,
     /** Optional: a syndicate of one agent (the orchestrator alone) is a plain agent with tools. */

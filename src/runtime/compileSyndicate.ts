@@ -84,6 +84,9 @@ export interface CompiledSyndicate {
   file: string;
   memorySystem: MemorySystem;
   maxSteps: number;
+  /** The file's `timeout` (per model call attempt) and `deadline` (per turn), when it sets them. */
+  attemptTimeoutMs: number | undefined;
+  deadlineMs: number | undefined;
   root: CompiledAgent;
   /** Every agent by name, for lookups from stored events. */
   agents: ReadonlyMap<string, CompiledAgent>;
@@ -338,6 +341,8 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
     file: definition.file,
     memorySystem: definition.memorySystem,
     maxSteps: definition.maxSteps,
+    attemptTimeoutMs: definition.attemptTimeoutMs,
+    deadlineMs: definition.deadlineMs,
     root,
     agents,
     embedder,

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startOpenAIFake } from '../models/wire/fakes/openai.js';
 import { runCli, tempDir } from './cli.js';
 
 // What the CLI says to the mistakes a new user made in their first hour.
@@ -43,5 +44,29 @@ describe('--bind', () => {
 
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("the binding 'team' is not used: there is no {{team}} in this file or the files it mounts");
+  });
+});
+
+describe('--timeout and --deadline', () => {
+  it('--deadline stops a turn whose provider accepts the call and never answers', async () => {
+    const fake = (await startOpenAIFake()).hang();
+    try {
+      const result = await runCli(['run', 'quartermaster', 'Plan the budget.', '--model', 'gpt-5-mini', '--deadline', '1s'], {
+        home: home.path,
+        env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${fake.url}/v1` },
+      });
+
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('The turn passed its 1.0 s deadline and was stopped.');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('refuses a value that is not a duration, saying how to write one', async () => {
+    const result = await runCli(['run', 'council', 'hi', '--offline', '--timeout', 'soon'], { home: home.path });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--timeout soon: must be a number with a unit, e.g. 500ms, 90s, 5m or 1h (a bare number is seconds)');
   });
 });

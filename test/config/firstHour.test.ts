@@ -51,3 +51,17 @@ describe('a binding the file does not use', () => {
     expect(loadSyndicate(file, { bindings: { team: 'sales' } }).warnings).toEqual([]);
   });
 });
+
+describe('timeout and deadline', () => {
+  it('load as milliseconds from durations written with units', () => {
+    const syndicate = loadSyndicate(fileOf(syndicateYaml({ extra: ['timeout: 90s', 'deadline: 5m'] })));
+
+    expect(syndicate).toMatchObject({ attemptTimeoutMs: 90_000, deadlineMs: 300_000 });
+  });
+
+  it('refuse what is not a duration, saying how to write one', () => {
+    expect(issuesOf(fileOf(syndicateYaml({ extra: ['deadline: soon'] })))).toMatchObject([
+      { path: 'deadline', line: 2, message: 'must be a duration above zero: a number with a unit, e.g. 500ms, 90s, 5m or 1h (a bare number is seconds)' },
+    ]);
+  });
+});
