@@ -37,7 +37,9 @@ function yamlFilesIn(folder: string): string[] {
 
 /** The names `<file|name>` can take: ./syndicates/ first, then the bundled examples. */
 function knownNames(): string[] {
-  return [...new Set([...yamlFilesIn('syndicates'), ...yamlFilesIn(EXAMPLES_DIR)].map((name) => basename(name, extname(name))))];
+  // examples/<name>.script.yaml are scripted-model steps beside an example, not syndicates.
+  const names = [...yamlFilesIn('syndicates'), ...yamlFilesIn(EXAMPLES_DIR)].map((name) => basename(name, extname(name)));
+  return [...new Set(names.filter((name) => !name.endsWith('.script')))];
 }
 
 /** An existing path is used as is; otherwise a name from ./syndicates/, then the bundled examples. */

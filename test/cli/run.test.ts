@@ -64,7 +64,7 @@ const EXAMPLES: Record<string, ExampleCase> = {
 
 describe('syndicate run --offline', () => {
   it('has a case for every bundled example', () => {
-    const names = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length));
+    const names = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.yaml') && !f.endsWith('.script.yaml')).map((f) => f.slice(0, -'.yaml'.length));
     expect([...Object.keys(EXAMPLES), ...Object.keys(RUN_ELSEWHERE)].sort()).toEqual(names.sort());
   });
 

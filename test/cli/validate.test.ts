@@ -20,7 +20,7 @@ subagents:
 describe('syndicate validate', () => {
   it('accepts every bundled example and every seed example', async () => {
     const files = [
-      ...readdirSync(EXAMPLES_DIR).map((f) => join(EXAMPLES_DIR, f)),
+      ...readdirSync(EXAMPLES_DIR).filter((f) => !f.includes('.script.')).map((f) => join(EXAMPLES_DIR, f)),
       ...readdirSync(SEED_EXAMPLES_DIR).filter((f) => f.endsWith('.yaml')).map((f) => join(SEED_EXAMPLES_DIR, f)),
     ];
     const result = await runCli(['validate', ...files], { home: dir.path });
