@@ -22,6 +22,11 @@ const ARGS_PREVIEW = 120;
 const RESULT_PREVIEW = 160;
 const THINKING_PREVIEW = 160;
 
+/** A failure's output already says who failed (that is what the model reads): the trace says it once. */
+function withoutPrefix(output: string, prefix: string): string {
+  return output.startsWith(prefix) ? output.slice(prefix.length) : output;
+}
+
 export function createJsonPrinter(write: Write): EventPrinter {
   return {
     atLineStart: true,
@@ -83,6 +88,9 @@ export function createTracePrinter(write: Write, style: Style, mode: TraceMode):
       case 'turn-start':
         answering = { agent: event.agent, depth };
         linesInTurn = 0;
+        // A chat prints many turns: each answer is labelled, even when the same agent gave the last one.
+        speaker = undefined;
+        thinker = undefined;
         if (mode === 'transcript') {
           turns++;
           if (turns > 1) line(0, '');
@@ -98,14 +106,14 @@ export function createTracePrinter(write: Write, style: Style, mode: TraceMode):
         line(depth, `→ ${event.agent} consults ${event.to}${style.dim(`: "${preview(event.request, REQUEST_PREVIEW)}"`)}`);
         return;
       case 'delegation-end':
-        if (event.isError) line(depth, `${style.red(`← ${event.to} failed`)}: ${preview(event.output, ANSWER_PREVIEW)}`);
+        if (event.isError) line(depth, `${style.red(`← ${event.to} failed`)}: ${preview(withoutPrefix(event.output, `${event.to} failed: `), ANSWER_PREVIEW)}`);
         else line(depth, `← ${event.to} answered${mode === 'live' ? style.dim(`: ${preview(event.output, ANSWER_PREVIEW)}`) : ''}`);
         return;
       case 'tool-call':
         line(depth, `⚙ ${event.agent} calls ${event.tool} ${style.dim(preview(event.input, ARGS_PREVIEW))}`);
         return;
       case 'tool-result':
-        if (event.isError) line(depth, `${style.red(`↳ ${event.tool} failed`)}: ${preview(event.output, RESULT_PREVIEW)}`);
+        if (event.isError) line(depth, `${style.red(`↳ ${event.tool} failed`)}: ${preview(typeof event.output === 'string' ? withoutPrefix(event.output, `${event.tool} failed: `) : event.output, RESULT_PREVIEW)}`);
         else line(depth, `↳ ${event.tool}: ${preview(event.output, RESULT_PREVIEW)}`);
         return;
       case 'text-delta':

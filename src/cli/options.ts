@@ -17,6 +17,11 @@ export interface ModelOptions {
 /** Shared by `run` and `chat`. */
 export interface TurnCommandOptions extends BindingOptions, ModelOptions {
   session?: string;
+  /** Starts a session with this id (`--session` only resumes one that exists). */
+  newSession?: string;
+  /** `--timeout 90s`: one model call attempt without progress; `--deadline 5m`: the whole turn. */
+  timeout?: string;
+  deadline?: string;
   db?: string;
   json?: boolean;
 }

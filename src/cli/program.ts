@@ -37,7 +37,10 @@ function withBindingOptions(command: Command): Command {
 function withTurnOptions(command: Command): Command {
   return withBindingOptions(
     command
-      .option('--session <id>', 'resume this session (default: a new random id)')
+      .option('--session <id>', 'resume this stored session (an unknown id is an error listing recent ones)')
+      .option('--new-session <id>', 'start a new session with this id (default: a new random id)')
+      .option('--timeout <duration>', 'retry a model call that makes no progress for this long, e.g. 30s (default: the file\'s timeout, else 60s)')
+      .option('--deadline <duration>', 'stop a turn that takes longer than this, e.g. 5m (default: the file\'s deadline, else 10m)')
       .option(DB_OPTION, DB_HELP)
       .option('--offline', 'run every agent on the built-in scripted model: no keys, no network (also SYNDICATE_OFFLINE=1)')
       .option('--model <id>', 'run every agent on this model id, e.g. gpt-4.1-mini or ollama/qwen3:8b')
@@ -272,6 +275,21 @@ ${EXIT_CODES_HELP}`)
     .action(async (targets: string[], options: ServeA2aOptions) => {
       const { serveA2aCommand } = await import('./serveA2aCommand.js');
       process.exitCode = await serveA2aCommand(targets, options, packageVersion());
+    });
+
+  program
+    .command('models')
+    .summary('list the model providers and whether each is configured here')
+    .description('List every model provider family, how agents name its models, and whether its key or server is configured. --ping makes one short call to each configured one and prints its tokens and latency.')
+    .option('--ping', 'call each configured provider once (a few tokens each)')
+    .addHelpText('after', `
+Examples:
+  $ syndicate models
+  $ syndicate models --ping
+${EXIT_CODES_HELP}`)
+    .action(async (options: { ping?: boolean }) => {
+      const { modelsCommand } = await import('./modelsCommand.js');
+      process.exitCode = await modelsCommand(options);
     });
 
   addMemoryCommand(program);

@@ -20,8 +20,8 @@ function printNote(session: TurnSession, note: string | undefined): void {
 }
 
 /** Where the turn went. */
-function printStorage(session: TurnSession): void {
-  printNote(session, session.store ? storedNote(session, session.style) : session.style.dim(NOTHING_STORED));
+function printStorage(session: TurnSession, status: TurnStatus): void {
+  printNote(session, session.store ? storedNote(session, session.style, status === 'input-required') : session.style.dim(NOTHING_STORED));
 }
 
 export async function runCommand(target: string, message: string, options: TurnCommandOptions): Promise<number> {
@@ -37,7 +37,7 @@ export async function runCommand(target: string, message: string, options: TurnC
     // Nobody reads the answer once the output is closed: the turn is cancelled as by Ctrl-C.
     const signal = AbortSignal.any([controller.signal, outputClosed]);
     const status = await playTurn(session.syndicate, session.turnOptions(message, signal), session.printer, session.spinner);
-    printStorage(session);
+    printStorage(session, status);
     // A one-shot run is a whole session: it is remembered now, even after a cancelled turn.
     printNote(session, await session.remember());
     return exitCodeOf(status);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DURATION_FORMAT, parseDuration } from '../config/duration.js';
 import { loadProjectConfig } from '../config/projectConfig.js';
 import type { Memory } from '../memory/openMemory.js';
 import type { Platform } from '../platform/createPlatform.js';
@@ -16,6 +17,7 @@ import { openPlatform } from './openPlatform.js';
 import { checkSessionOwner, type SessionTarget } from './sessionNotes.js';
 import { createSpinner, type Spinner } from './spinner.js';
 import { colourEnabled, createStyle, type Style } from './terminal.js';
+import { UsageError } from './usageError.js';
 
 /** Everything a turn-running command needs, ready before the first turn. */
 export interface TurnSession extends SessionTarget {
@@ -54,10 +56,27 @@ async function openLedgerOnly(platform: Platform): Promise<boolean> {
   }
 }
 
-async function openSession(platform: Platform, syndicate: CompiledSyndicate, sessionId: string): Promise<{ store: Store | undefined; recorded: boolean; memory: Memory | undefined }> {
+/** run and chat stop a turn after 10 minutes unless told otherwise (--deadline, or the file's `deadline`). */
+export const DEFAULT_TURN_DEADLINE_MS = 10 * 60_000;
+
+function durationFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new UsageError(`${flag} ${value}: must be ${DURATION_FORMAT}`);
+  return ms;
+}
+
+function turnLimits(options: TurnCommandOptions): Pick<RunTurnOptions, 'retry' | 'deadlineMs'> {
+  const attemptTimeoutMs = durationFlag('--timeout', options.timeout);
+  return { retry: attemptTimeoutMs === undefined ? undefined : { attemptTimeoutMs }, deadlineMs: durationFlag('--deadline', options.deadline) };
+}
+
+type SessionChoice = 'resume' | 'new' | undefined;
+
+async function openSession(platform: Platform, syndicate: CompiledSyndicate, sessionId: string, choice: SessionChoice): Promise<{ store: Store | undefined; recorded: boolean; memory: Memory | undefined }> {
   if (syndicate.memorySystem === 'internal-only') return { store: undefined, recorded: await openLedgerOnly(platform), memory: undefined };
   const store = await platform.store();
-  await checkSessionOwner(store, sessionId, syndicate.name);
+  await checkSessionOwner(store, sessionId, syndicate.name, choice);
   return { store, recorded: true, memory: await platform.memory(syndicate) };
 }
 
@@ -68,14 +87,19 @@ export async function openTurnSession(target: string, options: TurnCommandOption
     // Read here, not at startup: only commands that call models need it, and a broken file
     // must not stand between a person and --help, validate or sessions.
     const { providers } = loadProjectConfig();
+    const limits = turnLimits(options);
     const syndicate = compileTarget(platform, target, options, providers);
-    const sessionId = options.session ?? randomUUID();
-    opened = { syndicate, sessionId, ...(await openSession(platform, syndicate, sessionId)) };
+    // Someone waits at the terminal: a turn ends by the deadline even when the file names none.
+    limits.deadlineMs ??= syndicate.deadlineMs ?? DEFAULT_TURN_DEADLINE_MS;
+    if (options.session !== undefined && options.newSession !== undefined) throw new UsageError('--session resumes a session and --new-session starts one: pass only one of them');
+    const sessionId = options.session ?? options.newSession ?? randomUUID();
+    const choice: SessionChoice = options.session !== undefined ? 'resume' : options.newSession !== undefined ? 'new' : undefined;
+    opened = { syndicate, sessionId, limits, ...(await openSession(platform, syndicate, sessionId, choice)) };
   } catch (error) {
     await platform.close();
     throw error;
   }
-  const { syndicate, sessionId, store, recorded, memory } = opened;
+  const { syndicate, sessionId, limits, store, recorded, memory } = opened;
   const recorder = recorded ? platform.recorder(syndicate.name, store ? sessionId : null) : undefined;
   const observers = recorder?.observers ?? (platform.tracing ? [platform.tracing.observer()] : []);
   const style = createStyle(!options.json && colourEnabled(process.stdout, env));
@@ -92,7 +116,7 @@ export async function openTurnSession(target: string, options: TurnCommandOption
     spinner: createSpinner(process.stderr),
     observers,
     turnOptions(input, signal) {
-      return { input, sessionId, store, signal, observers, memory: memory?.turn };
+      return { input, sessionId, store, signal, observers, memory: memory?.turn, ...limits };
     },
     async remember(signal) {
       if (!memory) return undefined;

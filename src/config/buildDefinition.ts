@@ -1,6 +1,7 @@
 import type { ConfigIssue } from './errors.js';
 import { DEFAULT_MAX_STEPS, DEFAULT_MEMORY_SYSTEM, type AgentDefinition, type SyndicateDefinition } from './definition.js';
 import { DEFAULT_ROUTE_FLAGS, findRoute } from './routes.js';
+import { currentToolName } from './legacyTools.js';
 import type { DispatchConfig, OrchestratorConfig, SubagentConfig, SyndicateFile, VariableValue } from './schema.js';
 
 // Turns validated files into the agent tree the runtime runs. Only called once every check passed.
@@ -26,6 +27,8 @@ export function buildSyndicate(syndicate: ValidatedSyndicate, warnings: ConfigIs
     memoryExtractionModel: config.memory_extraction_model,
     variables: syndicate.variables,
     maxSteps: config.max_steps ?? DEFAULT_MAX_STEPS,
+    attemptTimeoutMs: config.timeout,
+    deadlineMs: config.deadline,
     root: buildOrchestrator(syndicate, config.orchestrator.description ?? config.description ?? config.syndicate_name),
     warnings,
   };
@@ -34,14 +37,15 @@ export function buildSyndicate(syndicate: ValidatedSyndicate, warnings: ConfigIs
 /** A syndicate's orchestrator with its subagents; a mounted syndicate is renamed by the entry that mounts it. */
 function buildOrchestrator(syndicate: ValidatedSyndicate, description: string, name?: string): AgentDefinition {
   const { config, file, mounts } = syndicate;
-  const subagents = config.subagents.map((entry, index): AgentDefinition => {
+  const entries = config.subagents ?? [];
+  const subagents = entries.map((entry, index): AgentDefinition => {
     const mounted = mounts.get(index);
     // The schema requires a description except on a remote agent, which may take its card's.
     const description = entry.description ?? '';
     if (mounted) return buildOrchestrator(mounted, description, entry.name);
     return { ...agentFields(entry, file), name: entry.name, description, subagents: [], dispatch: undefined, remote: remoteOf(entry) };
   });
-  const dispatch = config.dispatch && canonicalRoutes(config.dispatch, config.subagents.map((entry) => entry.name));
+  const dispatch = config.dispatch && canonicalRoutes(config.dispatch, entries.map((entry) => entry.name));
   return { ...agentFields(config.orchestrator, file), name: name ?? config.orchestrator.name, description, subagents, dispatch, remote: undefined };
 }
 
@@ -58,7 +62,7 @@ function agentFields(agent: OrchestratorConfig | SubagentConfig, file: string): 
     // The schema refuses a subagent without an instruction unless it is mounted, so '' never reaches the runtime.
     instruction: agent.instruction ?? '',
     globalInstruction: agent.globalInstruction,
-    tools: agent.tools ?? [],
+    tools: (agent.tools ?? []).map(currentToolName),
     generateContentConfig: agent.generateContentConfig ?? {},
     outputSchema: agent.outputSchema,
     mcpServerUrl: agent.mcp_server_url,

@@ -4,6 +4,8 @@ import { subagentSchema } from './schema.js';
 import { DEFAULT_MEMORY_SYSTEM } from './definition.js';
 import { MEMORY_TOOL_NAMES } from './memoryTools.js';
 import { closestMatch } from './suggest.js';
+import { currentToolName, LEGACY_TOOLS } from './legacyTools.js';
+import { parseModelId, unknownModelAdvice } from './modelIds.js';
 
 // Checks the schema cannot express: they need the tool list or look across fields.
 // They read the raw (interpolated) data so they still report when the schema found other problems.
@@ -40,7 +42,7 @@ export function toolProblems(data: unknown, knownTools: readonly string[]): Prob
     const tools = fields['tools'];
     if (!Array.isArray(tools)) return [];
     return tools.flatMap((tool: unknown, index): Problem[] => {
-      if (typeof tool !== 'string' || knownTools.includes(tool)) return [];
+      if (typeof tool !== 'string' || knownTools.includes(tool) || LEGACY_TOOLS.includes(tool)) return [];
       return [{ path: [...path, 'tools', index], message: `unknown tool '${tool}' — ${suggestion(tool, knownTools, 'known tools')}` }];
     });
   });
@@ -152,4 +154,25 @@ export function inertFieldWarnings(data: unknown): Problem[] {
       .map((key): Problem => ({ path: [...path, key], anchor: 'key', message: INERT_AGENT_FIELDS[key] as string })),
   );
   return [...fileWarnings, ...agentWarnings];
+}
+
+export function legacyToolWarnings(data: unknown): Problem[] {
+  return fileAgents(data).flatMap(({ path, fields }) => {
+    const tools = fields['tools'];
+    if (!Array.isArray(tools)) return [];
+    return tools.flatMap((tool: unknown, index): Problem[] =>
+      typeof tool === 'string' && LEGACY_TOOLS.includes(tool)
+        ? [{ path: [...path, 'tools', index], message: `${tool} is a legacy name of ${currentToolName(tool)}, and loads as ${currentToolName(tool)} — write ${currentToolName(tool)} instead` }]
+        : [],
+    );
+  });
+}
+
+/** Model ids no provider here knows; a program with its own resolver turns this off (LoadSyndicateOptions.customModels). */
+export function modelProblems(data: unknown): Problem[] {
+  return fileAgents(data).flatMap(({ path, fields }): Problem[] => {
+    const model = fields['model'];
+    if (typeof model !== 'string' || model === '' || parseModelId(model) !== undefined) return [];
+    return [{ path: [...path, 'model'], message: `unknown model "${model}" — ${unknownModelAdvice(model)}` }];
+  });
 }

@@ -52,6 +52,10 @@ export interface SyndicateDefinition {
   memoryExtractionModel: string | undefined;
   variables: Record<string, VariableValue>;
   maxSteps: number;
+  /** `timeout`: the per-attempt model call timeout; undefined = the runtime's default. */
+  attemptTimeoutMs?: number;
+  /** `deadline`: the whole turn's limit; undefined = the face's default (none in the library). */
+  deadlineMs?: number;
   root: AgentDefinition;
   /** Fields the file sets that this version accepts but does not act on, with where they are. */
   warnings: ConfigIssue[];

@@ -1,4 +1,4 @@
-import { dispatchProblems, inertFieldWarnings, subagentEntries, subagentEntryProblems, memoryToolProblems, toolProblems } from './checks.js';
+import { dispatchProblems, inertFieldWarnings, legacyToolWarnings, modelProblems, subagentEntries, subagentEntryProblems, memoryToolProblems, toolProblems } from './checks.js';
 import { issueFromProblem, type ConfigIssue } from './errors.js';
 import type { Problem } from './problem.js';
 import { readReference, referenceDisplayPath } from './references.js';
@@ -13,6 +13,8 @@ export interface LoadContext {
   /** Real path of the root file's folder: no referenced file may live outside it. */
   jail: string;
   knownTools: readonly string[];
+  /** Model ids are left to the program's own resolver, unchecked. */
+  customModels: boolean;
   issues: ConfigIssue[];
   /** Accepted but not acted on: reported, never fatal. */
   warnings: ConfigIssue[];
@@ -59,6 +61,7 @@ export function loadFile(context: LoadContext, source: SourceFile): LoadedFile |
     ...variableProblems,
     ...(parsed.success ? [] : schemaProblems(parsed.error.issues, data, syndicateFileSchema)),
     ...toolProblems(data, context.knownTools),
+    ...(context.customModels ? [] : modelProblems(data)),
     ...memoryToolProblems(data, source.chain.length === 0),
     ...dispatchProblems(data),
     ...subagentEntryProblems(data),
@@ -66,7 +69,7 @@ export function loadFile(context: LoadContext, source: SourceFile): LoadedFile |
   ];
   const locate = (problem: Problem): ConfigIssue => issueFromProblem(source.display, yaml.locate(problem.path, problem.anchor), problem);
   context.issues.push(...problems.map(locate));
-  context.warnings.push(...inertFieldWarnings(data).map(locate));
+  context.warnings.push(...inertFieldWarnings(data).map(locate), ...legacyToolWarnings(data).map(locate));
 
   const mounts = new Map<number, LoadedFile>();
   for (const [index, mounted] of mountable.files) {

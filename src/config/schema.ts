@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DURATION_FORMAT, parseDuration } from './duration.js';
 import { normalizeOutputSchema } from './normalizeOutputSchema.js';
 
 // One schema for a syndicate file. Field names follow melchizedek-agents so its files load
@@ -9,10 +10,28 @@ const agentName = z
   .regex(/^[A-Za-z_$][A-Za-z0-9_$-]*$/, 'must be an identifier: letters, digits, _, $ or -, not starting with a digit')
   .refine((name) => name.toLowerCase() !== 'user', 'cannot be "user" (reserved for the person talking)');
 
+/** An enum the melchizedek-agents documentation writes in Gemini's style (`MEDIUM`, `block_none`): any case is accepted, stored in the case the provider takes. */
+function enumIgnoringCase<const T extends readonly [string, ...string[]]>(values: T, stored: 'lower' | 'upper') {
+  return z.preprocess((value) => (typeof value === 'string' ? (stored === 'lower' ? value.toLowerCase() : value.toUpperCase()) : value), z.enum(values));
+}
+
+export const THINKING_LEVELS = ['minimal', 'low', 'medium', 'high'] as const;
+
+// The values @ai-sdk/google validates safetySettings against (its providerOptions schema).
+const HARM_CATEGORIES = [
+  'HARM_CATEGORY_UNSPECIFIED',
+  'HARM_CATEGORY_HATE_SPEECH',
+  'HARM_CATEGORY_DANGEROUS_CONTENT',
+  'HARM_CATEGORY_HARASSMENT',
+  'HARM_CATEGORY_SEXUALLY_EXPLICIT',
+  'HARM_CATEGORY_CIVIC_INTEGRITY',
+] as const;
+const HARM_THRESHOLDS = ['HARM_BLOCK_THRESHOLD_UNSPECIFIED', 'BLOCK_LOW_AND_ABOVE', 'BLOCK_MEDIUM_AND_ABOVE', 'BLOCK_ONLY_HIGH', 'BLOCK_NONE', 'OFF'] as const;
+
 export const thinkingConfigSchema = z
   .object({
     thinkingBudget: z.number().int().optional(),
-    thinkingLevel: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
+    thinkingLevel: enumIgnoringCase(THINKING_LEVELS, 'lower').optional(),
     includeThoughts: z.boolean().optional(),
   })
   .strict()
@@ -30,7 +49,7 @@ export const generateContentConfigSchema = z
     frequencyPenalty: z.number().optional(),
     seed: z.number().int().optional(),
     responseMimeType: z.string().optional(),
-    safetySettings: z.array(z.object({ category: z.string(), threshold: z.string() }).passthrough()).optional(),
+    safetySettings: z.array(z.object({ category: enumIgnoringCase(HARM_CATEGORIES, 'upper'), threshold: enumIgnoringCase(HARM_THRESHOLDS, 'upper') }).strict()).optional(),
     thinkingConfig: thinkingConfigSchema.optional(),
   })
   .strict();
@@ -191,6 +210,13 @@ export const dispatchSchema = z
   })
   .strict();
 
+/** A duration in milliseconds, written as 90s, 5m, ... (config/duration.ts). */
+const durationSchema = z.union([z.number(), z.string()]).transform((value, ctx) => {
+  const ms = parseDuration(value);
+  if (ms === undefined) ctx.addIssue({ code: 'custom', message: `must be a duration above zero: ${DURATION_FORMAT}` });
+  return ms ?? 0;
+});
+
 export const variableValueSchema = z.union([z.string(), z.number(), z.boolean()]);
 
 export const syndicateFileSchema = z
@@ -208,9 +234,14 @@ export const syndicateFileSchema = z
     variables: z.record(z.string(), variableValueSchema).optional(),
     guards: z.array(z.string().min(1)).optional(),
     max_steps: z.number().int().positive().optional(),
+    /** How long one model call may go without progress before it is retried (`--timeout`). */
+    timeout: durationSchema.optional(),
+    /** How long a whole turn may take before it is stopped (`--deadline`). */
+    deadline: durationSchema.optional(),
     dispatch: dispatchSchema.optional(),
     orchestrator: orchestratorSchema,
-    subagents: z.array(subagentSchema),
+    /** Optional: a syndicate of one agent (the orchestrator alone) is a plain agent with tools. */
+    subagents: z.array(subagentSchema).optional(),
   })
   .strict();
 

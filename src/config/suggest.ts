@@ -1,6 +1,6 @@
 // "did you mean" for names a user mistyped: the closest candidate within a small edit distance.
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

@@ -80,3 +80,15 @@ function interpolateString(text: string, values: ReadonlyMap<string, VariableVal
 export function isVariableValue(value: unknown): value is VariableValue {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
+
+/** The names of every `{{name}}` placeholder in string values outside the `variables:` block. */
+export function placeholderNames(data: unknown): Set<string> {
+  const names = new Set<string>();
+  const visit = (value: unknown, top: boolean): void => {
+    if (typeof value === 'string') for (const match of value.matchAll(PLACEHOLDER)) names.add(match[1] as string);
+    else if (Array.isArray(value)) value.forEach((item) => visit(item, false));
+    else if (isRecord(value)) for (const [key, item] of Object.entries(value)) if (!(top && key === 'variables')) visit(item, false);
+  };
+  visit(data, true);
+  return names;
+}

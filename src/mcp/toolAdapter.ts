@@ -83,7 +83,9 @@ export function registerTool(server: McpServer, tool: AnyTool): void {
     try {
       result = callToolResultOf(await tool.execute(input, ctx));
     } catch (error) {
-      result = toolErrorResult(`${tool.name} failed: ${errorMessage(error)}`);
+      // Not prefixed with the tool's name: the client knows which tool it called, and adds its own
+      // (a syndicate's agent reads "library_borrow_scroll failed: ...", once).
+      result = toolErrorResult(errorMessage(error));
     }
     await progress.settled();
     return result;

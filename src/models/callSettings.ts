@@ -1,6 +1,6 @@
 import type { JSONObject, JSONValue, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import type { GenerateContentConfig, ThinkingConfig } from '../config/schema.js';
-import type { ProviderFamily } from './modelIds.js';
+import type { ProviderFamily } from '../config/modelIds.js';
 
 // Maps an agent's generateContentConfig (written with Gemini's field names) onto what each
 // provider's AI SDK package actually sends: a standard call setting where the provider honours

@@ -1,5 +1,5 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { CloudFamily } from './modelIds.js';
+import type { CloudFamily } from '../config/modelIds.js';
 
 // The provider SDKs together take ~200 ms to import, which an offline run must not pay. So each is
 // imported by the first call to one of its models, and the `provider` id its models report is

@@ -21,11 +21,17 @@ export interface RetryPolicy {
   attemptTimeoutMs: number;
 }
 
+/**
+ * 60 s without progress: a provider that accepts the connection and never answers costs at most
+ * 4 minutes (4 attempts) instead of 8, and a streamed answer is never cut while it streams.
+ */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 60_000;
+
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
   maxRetries: 3,
   initialDelayMs: 1_000,
   maxDelayMs: 60_000,
-  attemptTimeoutMs: 120_000,
+  attemptTimeoutMs: DEFAULT_ATTEMPT_TIMEOUT_MS,
 };
 
 /** The defaults with `overrides` applied; throws a RangeError for a negative or non-finite value. */

@@ -1,6 +1,6 @@
 import type { LanguageModelV3ProviderTool } from '@ai-sdk/provider';
 import { WEB_SEARCH_TOOL } from '../config/builtinToolNames.js';
-import { parseModelId, type ProviderFamily } from './modelIds.js';
+import { parseModelId, type ProviderFamily } from '../config/modelIds.js';
 
 // `web_search` in an agent's tools turns on its provider's own search, which the provider runs
 // and answers from within the same call. A provider tool is plain data, so it is written out

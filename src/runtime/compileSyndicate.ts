@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import type { JSONSchema7, LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3ProviderTool } from '@ai-sdk/provider';
 import type { AgentDefinition, RemoteAgentSpec, SyndicateDefinition } from '../config/definition.js';
@@ -6,17 +7,24 @@ import { SyndicateConfigError } from '../config/errors.js';
 import type { ProvidersConfig } from '../config/projectConfig.js';
 import type { DispatchConfig, MemorySystem, ScriptStep } from '../config/schema.js';
 import { callSettingsFor, neutralCallSettings, type CallSettings, type MappedCallSettings } from '../models/callSettings.js';
-import { parseModelId, type ProviderFamily } from '../models/modelIds.js';
+import { parseModelId, type ProviderFamily } from '../config/modelIds.js';
+import { unknownModelError } from '../models/modelIds.js';
 import { resolveModel } from '../models/resolveModel.js';
-import { WEB_SEARCH_TOOL } from '../config/builtinToolNames.js';
+import { GENERATE_IMAGE_TOOL, INSPECT_IMAGE_TOOL, WEB_SEARCH_TOOL, XAI_ONLY_TOOLS } from '../config/builtinToolNames.js';
 import { webSearchTool } from '../models/webSearch.js';
+import { loadImageModel } from '../models/imageModels.js';
+import { defaultDataDir } from '../store/location.js';
+import { generateImageTool } from '../tools/images/generateImage.js';
+import { inspectImageTool } from '../tools/images/inspectImage.js';
+import { OUTPUTS_FOLDER } from '../tools/images/outputsFolder.js';
+import { readXaiSearchEnv, xaiProviderTool, type XaiSearchSettings } from '../models/xaiSearch.js';
 import { builtinTools, type ToolRegistry } from '../tools/registry.js';
 import { createAgentMcpTools, type AgentMcpTools } from '../tools/mcp/agentMcpTools.js';
 import { serverSpecsOf } from '../tools/mcp/serverSpec.js';
 import { mcpSettings, type McpClientSettings } from '../tools/mcp/settings.js';
 import type { AnyTool } from '../core/tool.js';
 import { agentModelId, DEFAULT_ROOT_MODEL, modelInheritedFrom, type ModelChoice } from './agentModel.js';
-import { webSearchProblems } from './webSearchProblems.js';
+import { placedAgents, webSearchProblems } from './webSearchProblems.js';
 import { MEMORY_TOOL_NAMES, PRELOAD_MEMORY } from '../config/memoryTools.js';
 import type { RemoteConversation } from './projectTranscript.js';
 import type { TurnContext } from './turnContext.js';
@@ -76,6 +84,9 @@ export interface CompiledSyndicate {
   file: string;
   memorySystem: MemorySystem;
   maxSteps: number;
+  /** The file's `timeout` (per model call attempt) and `deadline` (per turn), when it sets them. */
+  attemptTimeoutMs: number | undefined;
+  deadlineMs: number | undefined;
   root: CompiledAgent;
   /** Every agent by name, for lookups from stored events. */
   agents: ReadonlyMap<string, CompiledAgent>;
@@ -135,6 +146,8 @@ export interface CompileOptions extends ModelChoice {
   mcp?: Partial<McpClientSettings>;
   /** How remote A2A subagents (`a2a_url`) are reached: a2aRemoteAgents() from src/a2a/client. */
   remoteAgents?: RemoteAgentFactory;
+  /** Where generate_image saves and inspect_image reads; default `outputs/` in the data directory. */
+  outputsFolder?: string;
 }
 
 const DELEGATION_INPUT: JSONSchema7 = {
@@ -200,9 +213,13 @@ function compileDispatch(config: DispatchConfig, subagents: ReadonlyMap<string, 
   };
 }
 
-/** Throws SyndicateConfigError when an agent lists web_search on a model without native search. */
+/** Throws SyndicateConfigError when an agent lists web_search on a model without native search, or xAI's search settings are wrong. */
 export function compileSyndicate(definition: SyndicateDefinition, options: CompileOptions = {}): CompiledSyndicate {
   const registry = options.tools ?? builtinTools;
+  // Checked in tree order before any agent compiles: subagents compile first, so resolving would blame
+  // a subagent for the model its parent (or the override) names.
+  const unknown = options.resolveModel ? undefined : placedAgents(definition, options).find(({ modelId }) => parseModelId(modelId) === undefined);
+  if (unknown) throw unknownModelError(unknown.modelId, unknown.agent.name);
   const problems = webSearchProblems(definition, options);
   if (problems.length > 0) throw new SyndicateConfigError(problems);
   const agents = new Map<string, CompiledAgent>();
@@ -210,11 +227,20 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
   // Only the root's globalInstruction takes effect, and it applies to every agent in the tree.
   const globalInstruction = definition.root.globalInstruction;
   let settings: McpClientSettings | undefined;
+  // Checked by webSearchProblems above; read once for every grok agent.
+  let xaiSearch: XaiSearchSettings | undefined;
 
   // Resolved only if some dispatch routes by embedding, and once for all of them.
   let sharedEmbedder: Embedder | undefined;
   const embedder = (): Embedder =>
     (sharedEmbedder ??= options.embedder ?? (options.offline ? localEmbedder() : resolveEmbedder(definition.memoryEmbedding, options.env, options.providers)));
+
+  const outputs = options.outputsFolder ?? path.join(defaultDataDir(options.env ?? process.env), OUTPUTS_FOLDER);
+  const imageTool = (name: string, agentName: string, modelId: string, model: () => LanguageModelV3): AnyTool | undefined => {
+    if (name === GENERATE_IMAGE_TOOL) return generateImageTool({ folder: outputs, imageModel: () => loadImageModel(modelId, agentName, options.env ?? process.env) });
+    if (name === INSPECT_IMAGE_TOOL) return inspectImageTool({ folder: outputs, model });
+    return undefined;
+  };
 
   const compileAgent = (agent: AgentDefinition, inheritedModel: string): CompiledAgent => {
     const modelId = agentModelId(agent, inheritedModel, options);
@@ -231,13 +257,22 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
         if (name !== PRELOAD_MEMORY) memoryTools.push(name);
         continue;
       }
-      const tool = registry.get(name);
+      const tool = registry.get(name) ?? imageTool(name, agent.name, modelId, () => model);
       if (tool) {
         tools.set(name, tool);
         toolList.push(functionToolOf(tool));
         continue;
       }
-      if (name !== WEB_SEARCH_TOOL) throw new Error(`agent '${agent.name}' uses unknown tool '${name}' (the loader should have refused this file)`);
+      if (name !== WEB_SEARCH_TOOL && !XAI_ONLY_TOOLS.includes(name)) throw new Error(`agent '${agent.name}' uses unknown tool '${name}' (the loader should have refused this file)`);
+      if (family === 'xai') {
+        toolList.push(xaiProviderTool(name, (xaiSearch ??= readXaiSearchEnv(options.env ?? process.env).settings)));
+        continue;
+      }
+      if (XAI_ONLY_TOOLS.includes(name)) {
+        // The scripted model stands in for any model, so offline runs of a grok file stay quiet.
+        if (family !== 'scripted') warnings.push(`Agent '${agent.name}': ${name} has no effect on ${modelId}: it is xAI's own search, on grok-* models only — remove it or use a grok model`);
+        continue;
+      }
       // Undefined for the scripted model, which never searches; webSearchProblems refused the rest.
       const search = family === undefined ? undefined : webSearchTool(family);
       if (search) toolList.push(search);
@@ -306,6 +341,8 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
     file: definition.file,
     memorySystem: definition.memorySystem,
     maxSteps: definition.maxSteps,
+    attemptTimeoutMs: definition.attemptTimeoutMs,
+    deadlineMs: definition.deadlineMs,
     root,
     agents,
     embedder,

@@ -37,7 +37,7 @@ export interface RunTurnOptions {
   observers?: readonly TurnObserver[];
   /** Retries of transient model failures (429, 5xx, network, timeouts); unset fields keep their defaults. */
   retry?: Partial<RetryPolicy>;
-  /** Stops the whole turn after this many milliseconds: it ends failed with error code `deadline`. */
+  /** Stops the whole turn after this many milliseconds: it ends failed with error code `deadline`. Default: the file's `deadline`, else none. */
   deadlineMs?: number;
   /** Long-term memory for this turn's silo (memory_system: long-term): memory tools and preload_memory use it. */
   memory?: TurnMemory;
@@ -79,8 +79,9 @@ function observed(observers: readonly TurnObserver[], push: (event: TurnEvent) =
 async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions, listener: (event: TurnEvent) => void): Promise<TurnStatus> {
   const { store, sessionId } = options;
   const persist = store !== undefined && sessionId !== undefined && syndicate.memorySystem !== 'internal-only';
-  const retry = retryPolicyOf(options.retry);
-  const { signal, clear: clearDeadline } = turnSignal(options.signal, options.deadlineMs);
+  // The caller's limits win over the file's `timeout` and `deadline`.
+  const retry = retryPolicyOf({ ...options.retry, attemptTimeoutMs: options.retry?.attemptTimeoutMs ?? syndicate.attemptTimeoutMs });
+  const { signal, clear: clearDeadline } = turnSignal(options.signal, options.deadlineMs ?? syndicate.deadlineMs);
   const turnId = randomUUID();
   const root = syndicate.root;
   let pending: TurnEvent[] = [];

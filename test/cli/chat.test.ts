@@ -33,7 +33,7 @@ function nextRequest(): Promise<void> {
 
 describe('syndicate chat', () => {
   it('runs each stdin line as a turn of one session and exits 0 on quit', async () => {
-    const result = await runCli(['chat', 'quartermaster', '--offline', '--session', 'repl'], { home: home.path, input: 'hello\nbudget please\nquit\nnever sent\n' });
+    const result = await runCli(['chat', 'quartermaster', '--offline', '--new-session', 'repl'], { home: home.path, input: 'hello\nbudget please\nquit\nnever sent\n' });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Quartermaster — Does the arithmetic of a budget with an exact calculator.\nSession repl.');
     expect(result.stdout).toContain('you › hello\n');
@@ -60,7 +60,7 @@ describe('syndicate chat', () => {
 
   it('cancels the running turn on Ctrl-C, keeps its events, and goes on', async () => {
     requests = [];
-    const cli = startCli(['chat', 'quartermaster', '--model', 'ollama/slow', '--session', 'cancelled'], { home: home.path, env: { OLLAMA_BASE_URL: ollamaUrl } });
+    const cli = startCli(['chat', 'quartermaster', '--model', 'ollama/slow', '--new-session', 'cancelled'], { home: home.path, env: { OLLAMA_BASE_URL: ollamaUrl } });
     const requested = nextRequest();
     cli.child.stdin?.write('Plan the budget.\n');
     await requested;

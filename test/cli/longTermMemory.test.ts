@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './cli.js';
+import { EXAMPLES_DIR, runCli, tempDir } from './cli.js';
 
 // The whole long-term memory loop through the CLI, offline: each run is a session, distilled into
 // facts when it ends (by a scripted extraction), and the next session's agent gets them preloaded.
@@ -24,6 +24,20 @@ writeFileSync(
 const run = (message: string, ...extra: string[]) => runCli(['run', 'concierge', message, '--offline', '--script', script, ...extra], { home: home.path });
 
 describe('long-term memory through the CLI', () => {
+  it('remembers offline with the example script shipped beside concierge.yaml, as its comments say', async () => {
+    const shipped = join(EXAMPLES_DIR, 'concierge.script.yaml');
+    const exampleHome = tempDir('concierge-script');
+    try {
+      const stated = await runCli(['run', 'concierge', 'I live in Berlin.', '--offline', '--script', shipped], { home: exampleHome.path });
+      expect(stated.stdout).toContain('Memory (concierge--local): 1 new fact from 1 turn.');
+
+      const asked = await runCli(['run', 'concierge', 'Where do I live?', '--offline', '--script', shipped], { home: exampleHome.path });
+      expect(asked.stdout).toContain('From memory: you live in Berlin, so I will plan from there.');
+    } finally {
+      exampleHome.remove();
+    }
+  });
+
   it('remembers a fact, lets a correction supersede it, and answers the next session from the correction', async () => {
     const stated = await run('I live in Lisbon.');
     expect(stated.stdout).toContain('Memory (concierge--local): 1 new fact from 1 turn.');

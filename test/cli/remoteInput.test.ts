@@ -64,7 +64,7 @@ function dispatching(): string {
 }
 
 async function askThenAnswer(file: string) {
-  const asked = await runCli(['run', file, 'What is the weather like?', '--offline', '--session', 'weather-1'], { home: home.path, env: ENV });
+  const asked = await runCli(['run', file, 'What is the weather like?', '--offline', '--new-session', 'weather-1'], { home: home.path, env: ENV });
   const answered = await runCli(['run', file, 'Lyon', '--offline', '--session', 'weather-1'], { home: home.path, env: ENV });
   return { asked, answered };
 }

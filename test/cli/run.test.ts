@@ -64,7 +64,7 @@ const EXAMPLES: Record<string, ExampleCase> = {
 
 describe('syndicate run --offline', () => {
   it('has a case for every bundled example', () => {
-    const names = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length));
+    const names = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.yaml') && !f.endsWith('.script.yaml')).map((f) => f.slice(0, -'.yaml'.length));
     expect([...Object.keys(EXAMPLES), ...Object.keys(RUN_ELSEWHERE)].sort()).toEqual(names.sort());
   });
 
@@ -159,7 +159,7 @@ describe('syndicate run waiting for the user', () => {
           '',
         ].join('\n'),
       );
-      const asked = await runCli(['run', 'planner.yaml', 'Plan an offsite', '--offline', '--session', 'ask-1'], { home: home.path, cwd: dir.path });
+      const asked = await runCli(['run', 'planner.yaml', 'Plan an offsite', '--offline', '--new-session', 'ask-1'], { home: home.path, cwd: dir.path });
       expect(asked.code).toBe(3);
       expect(asked.stdout).toContain('Which city?');
 

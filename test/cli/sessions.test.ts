@@ -6,7 +6,7 @@ afterAll(home.remove);
 
 describe('sessions', () => {
   it('resumes a session across processes and shows both turns', async () => {
-    const first = await runCli(['run', 'quartermaster', 'Work out the budget.', '--offline', '--session', 'trip'], { home: home.path });
+    const first = await runCli(['run', 'quartermaster', 'Work out the budget.', '--offline', '--new-session', 'trip'], { home: home.path });
     expect(first.code).toBe(0);
     const second = await runCli(['run', 'quartermaster', 'What was the result?', '--offline', '--session', 'trip'], { home: home.path });
     expect(second.code).toBe(0);
@@ -21,7 +21,7 @@ describe('sessions', () => {
   });
 
   it('labels each agent and its delegations in the transcript', async () => {
-    await runCli(['run', 'council', 'Ship on Fridays.', '--offline', '--session', 'friday'], { home: home.path });
+    await runCli(['run', 'council', 'Ship on Fridays.', '--offline', '--new-session', 'friday'], { home: home.path });
     const shown = await runCli(['sessions', 'show', 'friday'], { home: home.path });
     expect(shown.stdout).toContain('You: Ship on Fridays.\n→ Moderator consults Advocate: "Ship on Fridays."\n  Advocate:\n  [Advocate] On "Ship on Fridays."');
     expect(shown.stdout).toContain('← Advocate answered\n');

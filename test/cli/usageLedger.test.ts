@@ -94,7 +94,7 @@ describe('syndicate usage of failed and unstored turns', () => {
   });
 
   it('records every turn of a chat', async () => {
-    const chat = await runCli(['chat', 'quartermaster', '--offline', '--session', 'trip'], { home: home.path, input: 'Plan the budget.\nAnd again.\n' });
+    const chat = await runCli(['chat', 'quartermaster', '--offline', '--new-session', 'trip'], { home: home.path, input: 'Plan the budget.\nAnd again.\n' });
     expect(chat.code).toBe(0);
     const result = await runCli(['usage', '--by', 'turn', '--syndicate', 'Quartermaster', '--json'], { home: home.path });
     expect((JSON.parse(result.stdout) as UsageJson).groups).toHaveLength(2);

@@ -17,7 +17,7 @@ const researchTeam = [
   '  default_route: Finder',
   'orchestrator:',
   '  name: ResearchLead',
-  '  model: research-model',
+  '  model: ollama/research-model',
   '  instruction: Research {{topic}} at {{depth}} depth.',
   'subagents:',
   '  - name: Finder',
@@ -35,7 +35,7 @@ describe('yaml_reference', () => {
     expect(mounted).toMatchObject({
       name: 'Research',
       description: 'Finds sources.',
-      model: 'research-model',
+      model: 'ollama/research-model',
       file: realpathSync(path.join(dir, 'teams/research.yaml')),
       dispatch: { default_route: 'Finder' },
       subagents: [{ name: 'Finder' }],

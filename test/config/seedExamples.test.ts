@@ -44,7 +44,7 @@ const bundledExamples = fileURLToPath(new URL('../../examples/', import.meta.url
 describe('every syndicate file shipped or seeded', () => {
   const files = [
     ...readdirSync(seedExamples).filter((name) => /\.ya?ml$/.test(name)).map((name) => `${seedExamples}${name}`),
-    ...readdirSync(bundledExamples).filter((name) => /\.ya?ml$/.test(name)).map((name) => `${bundledExamples}${name}`),
+    ...readdirSync(bundledExamples).filter((name) => /\.ya?ml$/.test(name) && !name.includes('.script.')).map((name) => `${bundledExamples}${name}`),
   ];
 
   it('includes the seed examples and the bundled examples', () => {

@@ -140,6 +140,6 @@ describe('ask_<syndicate> errors come back as MCP tool errors', () => {
     const result = await client.callTool({ name: 'ask_keyless', arguments: { message: 'Hello' } });
 
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^ask_keyless failed: .*OPENAI_API_KEY/);
+    expect(textOf(result)).toMatch(/^Agent '.*OPENAI_API_KEY/);
   });
 });

@@ -66,6 +66,6 @@ describe('the library-catalog demo MCP server', () => {
     const result = await mcp.callTool({ name: 'borrow_scroll', arguments: { id: 'S-102', borrower: 'Grace' } });
 
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toBe('borrow_scroll failed: S-102 is already borrowed by Ada');
+    expect(textOf(result)).toBe('S-102 is already borrowed by Ada');
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GenerateContentConfig } from '../../src/config/schema.js';
 import { callSettingsFor, type CallSettings } from '../../src/models/callSettings.js';
-import type { ProviderFamily } from '../../src/models/modelIds.js';
+import type { ProviderFamily } from '../../src/config/modelIds.js';
 
 const REAL_FAMILIES = ['google', 'anthropic', 'openai', 'xai', 'ollama', 'openai-compatible'] as const;
 

@@ -8,7 +8,7 @@ import { createOllama } from 'ollama-ai-provider-v2';
 import { describe, expect, it } from 'vitest';
 import type { GenerateContentConfig } from '../../src/config/schema.js';
 import { callSettingsFor } from '../../src/models/callSettings.js';
-import type { ProviderFamily } from '../../src/models/modelIds.js';
+import type { ProviderFamily } from '../../src/config/modelIds.js';
 
 // The mapped settings go through each real SDK, and the request it would send is checked: this
 // proves the providerOptions keys are the ones each SDK reads (a wrong key is silently dropped).

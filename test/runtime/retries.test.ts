@@ -203,4 +203,20 @@ describe('the turn deadline', () => {
   it('is refused when it is not a positive number', () => {
     expect(() => runTurn(compile(agent('Solo')), { input: 'hi', deadlineMs: 0 })).toThrow(RangeError);
   });
+
+  it("is the file's deadline when the caller sets none", async () => {
+    const events = await collect(compile(agent('Solo'), using('Solo', fakeModel(hang)), { deadlineMs: 20 }), { input: 'hi' });
+
+    expect(ofType(events, 'error')[0]).toMatchObject({ code: 'deadline', message: 'The turn passed its 20 ms deadline and was stopped.' });
+  });
+});
+
+describe("the file's timeout", () => {
+  it('aborts an attempt that makes no progress within it, and retries it', async () => {
+    const model = fakeModel((options, attempt) => (attempt === 1 ? hang(options) : Promise.resolve(answer('Second try.'))));
+
+    const events = await collect(compile(agent('Solo'), using('Solo', model), { attemptTimeoutMs: 10 }), { input: 'hi', retry: FAST });
+
+    expect(turnEnd(events)).toMatchObject({ status: 'completed', output: 'Second try.' });
+  });
 });

@@ -37,7 +37,7 @@ describe('the CLI with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   it('exports the span tree of `syndicate run` before it exits', async () => {
     const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_SERVICE_NAME: 'syndicate-cli-test' };
 
-    const result = await runCli(['run', 'council', 'Adopt a four-day week.', '--offline', '--session', 'otel-run'], { home: home.path, env });
+    const result = await runCli(['run', 'council', 'Adopt a four-day week.', '--offline', '--new-session', 'otel-run'], { home: home.path, env });
 
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toContain('warning');
@@ -53,7 +53,7 @@ describe('the CLI with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   it('exports one trace per `syndicate chat` turn, all in the same conversation', async () => {
     const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint };
 
-    const result = await runCli(['chat', 'council', '--offline', '--session', 'otel-chat'], { home: home.path, env, input: 'First claim.\nSecond claim.\n' });
+    const result = await runCli(['chat', 'council', '--offline', '--new-session', 'otel-chat'], { home: home.path, env, input: 'First claim.\nSecond claim.\n' });
 
     expect(result.code, result.stderr).toBe(0);
     const roots = receiver.spans.filter((span) => span.name === 'invoke_agent Moderator');

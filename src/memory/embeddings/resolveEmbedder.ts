@@ -1,7 +1,7 @@
 import type { EmbeddingModelV3 } from '@ai-sdk/provider';
 import type { ProvidersConfig } from '../../config/projectConfig.js';
 import { ModelConfigError } from '../../models/errors.js';
-import { parseModelId } from '../../models/modelIds.js';
+import { parseModelId } from '../../config/modelIds.js';
 import { compatibleServer, unreachableServer } from '../../models/openAICompatible.js';
 import { CLOUD, type CloudProvider } from '../../models/providers.js';
 import type { Embedder } from './embedder.js';
