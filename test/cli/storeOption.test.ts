@@ -97,7 +97,7 @@ describe('SYNDICATE_DB names the store of every command', () => {
   });
 
   it('sessions, usage and memory read SYNDICATE_DB, and --db wins over it', async () => {
-    await runCli(['run', 'council', 'hello', '--offline', '--session', 'kept'], { home: home.path, env: { SYNDICATE_DB: storeIn() } });
+    await runCli(['run', 'council', 'hello', '--offline', '--new-session', 'kept'], { home: home.path, env: { SYNDICATE_DB: storeIn() } });
     const env = { SYNDICATE_DB: storeIn() };
 
     const sessions = await runCli(['sessions', 'list', '--json'], { home: home.path, env });
