@@ -21,6 +21,7 @@ export function defineAgent(name: string, fields: Partial<AgentDefinition> = {})
     dispatch: undefined,
     remote: undefined,
     file: '(defined in code)',
+    codeMode: false,
     ...fields,
   };
 }

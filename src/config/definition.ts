@@ -38,6 +38,8 @@ export interface AgentDefinition {
   remote: RemoteAgentSpec | undefined;
   /** The file this agent was declared in (differs from the root file under yaml_reference). */
   file: string;
+  /** `code_mode` (the agent's own, else its file's, else the root file's): tools are called from a script. */
+  codeMode: boolean;
 }
 
 export interface SyndicateDefinition {

@@ -32,6 +32,7 @@ import { createEmbeddingRouter, type EmbeddingRouter } from './embeddingRouter.j
 import type { Embedder } from '../memory/embeddings/embedder.js';
 import { localEmbedder } from '../memory/embeddings/localEmbedder.js';
 import { resolveEmbedder } from '../memory/embeddings/resolveEmbedder.js';
+import type { ToolFunction } from './codeMode/toolFunctions.js';
 
 // Turns a validated definition into live agents: models resolved, tool schemas converted
 // to JSON Schema once, output schemas compiled to validators once. Nothing here calls a
@@ -76,6 +77,10 @@ export interface CompiledAgent {
   memoryTools: readonly string[];
   /** `preload_memory`: facts recalled for the request are attached to it as reference data. */
   preloadMemory: boolean;
+  /** `code_mode`: the model is offered execute_code, and its tools become the script's functions. */
+  codeMode: boolean;
+  /** Set on a code-mode run (runtime/codeMode): the functions its scripts call, from all its tools of this turn. */
+  scriptFunctions: readonly ToolFunction[] | undefined;
 }
 
 export interface CompiledSyndicate {
@@ -320,6 +325,8 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
       dispatch,
       memoryTools,
       preloadMemory: agent.tools.includes(PRELOAD_MEMORY),
+      codeMode: agent.codeMode,
+      scriptFunctions: undefined,
     };
     agents.set(agent.name, compiled);
     return compiled;

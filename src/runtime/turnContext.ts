@@ -47,3 +47,21 @@ export function delegatedContext(turn: TurnContext, delegationId: string): TurnC
     flush: turn.flush,
   };
 }
+
+/** The same run under a narrower signal: a code-mode script's calls stop when the script ends. */
+export function contextWithSignal(turn: TurnContext, signal: AbortSignal): TurnContext {
+  return {
+    turnId: turn.turnId,
+    sessionId: turn.sessionId,
+    syndicate: turn.syndicate,
+    signal,
+    retry: turn.retry,
+    stream: turn.stream,
+    memory: turn.memory,
+    history: turn.history,
+    now: turn.now,
+    delegationId: turn.delegationId,
+    emit: turn.emit,
+    flush: turn.flush,
+  };
+}

@@ -36,9 +36,11 @@ const PRELUDE = `(() => {
   globalThis.console = Object.freeze({ log, info: log, warn: log, error: log });
   for (const name of JSON.parse(names)) {
     globalThis[name] = async (input) => {
+      // Made before the await, while the caller's frame is on the stack: its stack names the script's line.
+      const failure = new Error();
       const json = JSON.stringify(input === undefined ? {} : input);
       let reply;
-      try { reply = await call(name, json === undefined ? '{}' : json); } catch (message) { throw new Error(String(message)); }
+      try { reply = await call(name, json === undefined ? '{}' : json); } catch (message) { failure.message = String(message); throw failure; }
       return JSON.parse(reply);
     };
   }
