@@ -1,11 +1,11 @@
-import { getQuickJS, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten';
+import { getQuickJS, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './limits.js';
 import { describeFailure, type ScriptFailure, type ScriptFailureKind } from './scriptFailure.js';
 
 // Runs one JavaScript script in a fresh QuickJS runtime (WebAssembly): no network, no file
 // system, no process, no timers; only the functions passed in. Values cross the boundary as JSON
-// text, so the script never holds a host object and the host never holds a script object. Host
-// functions are async: each call returns a QuickJS promise settled when the host's settles.
+// text, so the script never holds a host object and the host never holds a script object.
+// Tool functions are async: the script's promise for a call is settled when the host's is.
 
 /** A function the script may call; `signal` aborts when the script ends before the call does. */
 export type HostFunction = (input: unknown, signal: AbortSignal) => Promise<unknown>;
@@ -22,36 +22,52 @@ export type ScriptOutcome =
   | { ok: true; value: unknown; logs: string[]; hostCalls: number; unfinishedCalls: number }
   | ({ ok: false; logs: string[]; hostCalls: number; unfinishedCalls: number } & ScriptFailure);
 
-/** What the script is wrapped in: its first line stays line 1, so reported lines are the model's. */
-export const SCRIPT_PREFIX = '(async () => {';
-const SCRIPT_SUFFIX = '\n})().then((value) => JSON.stringify(value === undefined ? null : value))';
-export const SCRIPT_FILE = 'script.js';
+/** The script is the body of an async function opened on its first line: reported lines are the model's. */
+const SCRIPT_PREFIX = '(async () => {';
+const SCRIPT_SUFFIX = '\n})()';
+const SCRIPT_FILE = 'script.js';
 
-// The script's console and tool functions, built on two host primitives the prelude then hides.
+// The script's console and tool functions, over host primitives the prelude hides before the
+// script runs. Promises live in the VM and the host settles them by id: each crossing of the
+// boundary costs tens of microseconds in quickjs-emscripten, so a call makes one each way.
+// It returns [settle(id, ok, text), watch(promise)], which the host keeps.
 const PRELUDE = `(() => {
-  const print = globalThis.__print, call = globalThis.__call, names = globalThis.__names;
-  delete globalThis.__print; delete globalThis.__call; delete globalThis.__names;
-  const show = (v) => { if (typeof v === 'string') return v; try { return JSON.stringify(v) ?? String(v); } catch { return String(v); } };
+  const { __print: print, __call: call, __names: names, __finish: finish } = globalThis;
+  delete globalThis.__print; delete globalThis.__call; delete globalThis.__names; delete globalThis.__finish;
+  const { stringify, parse } = JSON;
+  const show = (v) => { if (typeof v === 'string') return v; try { return stringify(v) ?? String(v); } catch { return String(v); } };
   const log = (...values) => { print(values.map(show).join(' ')); };
   globalThis.console = Object.freeze({ log, info: log, warn: log, error: log });
-  for (const name of JSON.parse(names)) {
-    globalThis[name] = async (input) => {
-      // Made before the await, while the caller's frame is on the stack: its stack names the script's line.
+  const waiting = new Map();
+  let next = 0;
+  for (const name of parse(names)) {
+    globalThis[name] = (input) => {
+      // Made here, while the caller's frame is on the stack: its stack names the script's line.
       const failure = new Error();
-      const json = JSON.stringify(input === undefined ? {} : input);
-      let reply;
-      try { reply = await call(name, json === undefined ? '{}' : json); } catch (message) { failure.message = String(message); throw failure; }
-      return JSON.parse(reply);
+      const json = stringify(input === undefined ? {} : input) ?? '{}';
+      return new Promise((resolve, reject) => {
+        const id = ++next;
+        waiting.set(id, { resolve, reject, failure });
+        call(id, name, json);
+      });
     };
   }
+  const settle = (id, ok, text) => {
+    const call = waiting.get(id);
+    waiting.delete(id);
+    if (ok) call.resolve(parse(text));
+    else { call.failure.message = text; call.reject(call.failure); }
+  };
+  const watch = (promise) => promise.then(
+    (value) => { let json; try { json = stringify(value === undefined ? null : value); } catch (error) { finish(false, error); return; } finish(true, json ?? 'null'); },
+    (error) => finish(false, error),
+  );
+  return [settle, watch];
 })()`;
 
 let quickJs: ReturnType<typeof getQuickJS> | undefined;
 
-interface PendingCall {
-  deferred: QuickJSDeferredPromise;
-  done: Promise<void>;
-}
+type Ending = { ok: true; json: string } | { ok: false; error: unknown };
 
 interface Session {
   vm: QuickJSRuntime;
@@ -60,27 +76,32 @@ interface Session {
   logs: string[];
   outputChars: number;
   hostCalls: number;
-  pending: Set<PendingCall>;
+  /** Host calls still running, by the id the script's promise waits under. */
+  pending: Map<number, Promise<void>>;
+  settle: QuickJSHandle | undefined;
+  ending: Ending | undefined;
   stop: ScriptFailureKind | undefined;
   stopMessage: string | undefined;
   cpuUsed: number;
   segmentStart: number;
+  /** Aborted when the script ends: tells the calls it left running. */
   calls: AbortController;
+  /** Resolves the host loop's wait for the next settlement. */
+  wake: (() => void) | undefined;
 }
 
-function limitStop(session: Session, kind: ScriptFailureKind, message: string): QuickJSHandle {
+function stopWith(session: Session, kind: ScriptFailureKind, message: string): void {
   session.stop ??= kind;
   session.stopMessage ??= message;
-  return session.ctx.newError({ name: 'LimitError', message });
 }
 
+/** Runs VM code on the script's CPU budget. */
 function inVm<T>(session: Session, run: () => T): T {
   session.segmentStart = performance.now();
   try {
     return run();
   } finally {
     session.cpuUsed += performance.now() - session.segmentStart;
-    session.segmentStart = Number.NaN;
   }
 }
 
@@ -90,130 +111,157 @@ function runJobs(session: Session): void {
   if (result.error) result.error.dispose();
 }
 
-function addPrint(session: Session): void {
-  const print = session.ctx.newFunction('__print', (line) => {
-    const text = session.ctx.getString(line);
-    session.outputChars += text.length + 1;
-    if (session.outputChars > session.limits.outputChars) {
-      return { error: limitStop(session, 'output', `the script printed more than ${session.limits.outputChars} characters`) };
-    }
-    session.logs.push(text);
-    return undefined;
-  });
-  session.ctx.setProp(session.ctx.global, '__print', print);
-  print.dispose();
+function setGlobal(ctx: QuickJSContext, name: string, handle: QuickJSHandle): void {
+  ctx.setProp(ctx.global, name, handle);
+  handle.dispose();
 }
 
-function settle(session: Session, call: PendingCall, outcome: { value: unknown } | { error: unknown }): void {
-  session.pending.delete(call);
-  // Disposed: the script ended first, and its context may be gone.
-  if (!call.deferred.alive) return;
+function settle(session: Session, id: number, ok: boolean, text: string): void {
+  session.pending.delete(id);
+  // The script has ended (or is being torn down): nothing waits for this call any more.
+  if (session.ending !== undefined || session.stop !== undefined || !session.settle?.alive) return;
   const { ctx } = session;
-  if ('value' in outcome) ctx.newString(JSON.stringify(outcome.value ?? null)).consume((handle) => call.deferred.resolve(handle));
-  else ctx.newString(errorText(outcome.error)).consume((handle) => call.deferred.reject(handle));
-  call.deferred.dispose();
+  const args = [ctx.newNumber(id), ok ? ctx.true : ctx.false, ctx.newString(text)];
+  const result = inVm(session, () => ctx.callFunction(session.settle!, ctx.undefined, args));
+  for (const arg of args) arg.dispose();
+  if (result.error) {
+    stopWith(session, 'exception', 'settling a tool call failed');
+    result.error.dispose();
+  } else result.value.dispose();
+  session.wake?.();
 }
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function addCall(session: Session, functions: ReadonlyMap<string, HostFunction>): void {
+function addPrimitives(session: Session, functions: ReadonlyMap<string, HostFunction>): void {
   const { ctx, limits } = session;
-  const call = ctx.newFunction('__call', (nameHandle, inputHandle) => {
-    const name = ctx.getString(nameHandle);
-    const json = ctx.getString(inputHandle);
-    const fn = functions.get(name);
-    if (!fn) return { error: ctx.newError(`${name} is not a tool function`) };
-    if (++session.hostCalls > limits.hostCalls) {
-      return { error: limitStop(session, 'host-calls', `the script made more than ${limits.hostCalls} tool calls`) };
-    }
-    if (json.length > limits.inputChars) return { error: ctx.newError(`the input of ${name} is ${json.length} characters of JSON, more than the ${limits.inputChars} allowed`) };
-    const deferred = ctx.newPromise();
-    const pending: PendingCall = { deferred, done: Promise.resolve() };
-    // Started after the script yields, so the tool's own synchronous work is not billed as script CPU.
-    pending.done = Promise.resolve()
-      .then(() => fn(JSON.parse(json), session.calls.signal))
-      .then(
-        (value) => settle(session, pending, { value }),
-        (error: unknown) => settle(session, pending, { error }),
-      );
-    session.pending.add(pending);
-    return deferred.handle;
-  });
-  ctx.setProp(ctx.global, '__call', call);
-  call.dispose();
-  const names = ctx.newString(JSON.stringify([...functions.keys()]));
-  ctx.setProp(ctx.global, '__names', names);
-  names.dispose();
+  setGlobal(
+    ctx,
+    '__print',
+    ctx.newFunction('__print', (line) => {
+      const text = ctx.getString(line);
+      session.outputChars += text.length + 1;
+      if (session.outputChars <= limits.outputChars) {
+        session.logs.push(text);
+        return undefined;
+      }
+      stopWith(session, 'output', `the script printed more than ${limits.outputChars} characters`);
+      return { error: ctx.newError({ name: 'LimitError', message: session.stopMessage! }) };
+    }),
+  );
+  setGlobal(
+    ctx,
+    '__call',
+    ctx.newFunction('__call', (idHandle, nameHandle, inputHandle) => {
+      const id = ctx.getNumber(idHandle);
+      const name = ctx.getString(nameHandle);
+      const json = ctx.getString(inputHandle);
+      const fn = functions.get(name);
+      if (!fn) return { error: ctx.newError(`${name} is not a tool function`) };
+      if (++session.hostCalls > limits.hostCalls) {
+        stopWith(session, 'host-calls', `the script made more than ${limits.hostCalls} tool calls`);
+        return { error: ctx.newError({ name: 'LimitError', message: session.stopMessage! }) };
+      }
+      if (json.length > limits.inputChars) return { error: ctx.newError(`the input of ${name} is ${json.length} characters of JSON, more than the ${limits.inputChars} allowed`) };
+      // Started once the script yields, so the tool's own synchronous work is not billed as script CPU.
+      const done = Promise.resolve()
+        .then(() => fn(JSON.parse(json), session.calls.signal))
+        .then(
+          (value) => settle(session, id, true, JSON.stringify(value ?? null)),
+          (error: unknown) => settle(session, id, false, errorText(error)),
+        );
+      session.pending.set(id, done);
+      return undefined;
+    }),
+  );
+  setGlobal(
+    ctx,
+    '__finish',
+    ctx.newFunction('__finish', (okHandle, payload) => {
+      session.ending = ctx.dump(okHandle) === true ? { ok: true, json: ctx.getString(payload) } : { ok: false, error: ctx.dump(payload) as unknown };
+      return undefined;
+    }),
+  );
+  setGlobal(ctx, '__names', ctx.newString(JSON.stringify([...functions.keys()])));
 }
 
-function evalOrThrow(session: Session, code: string): void {
-  const result = inVm(session, () => session.ctx.evalCode(code, 'prelude.js'));
+/** The prelude's [settle, watch]. */
+function runPrelude(session: Session): { settle: QuickJSHandle; watch: QuickJSHandle } {
+  const { ctx } = session;
+  const result = inVm(session, () => ctx.evalCode(PRELUDE, 'prelude.js'));
   if (result.error) {
-    const problem = session.ctx.dump(result.error) as unknown;
+    const problem = ctx.dump(result.error) as unknown;
     result.error.dispose();
     throw new Error(`the sandbox prelude failed: ${JSON.stringify(problem)}`);
   }
+  const settleFn = ctx.getProp(result.value, 0);
+  const watch = ctx.getProp(result.value, 1);
   result.value.dispose();
+  return { settle: settleFn, watch };
 }
 
 /** Waits for the next tool call to settle, or the turn to be cancelled. */
-function nextSettlement(session: Session, signal: AbortSignal): Promise<void> {
+function nextSettlement(session: Session): Promise<void> {
   return new Promise<void>((resolve) => {
-    const onAbort = (): void => resolve();
-    signal.addEventListener('abort', onAbort, { once: true });
-    void Promise.race([...session.pending].map((call) => call.done)).then(() => {
-      signal.removeEventListener('abort', onAbort);
+    session.wake = () => {
+      session.wake = undefined;
       resolve();
-    });
+    };
   });
 }
 
-type MainState = { type: 'pending' } | { type: 'fulfilled'; json: string } | { type: 'rejected'; error: unknown };
-
-function mainState(session: Session, main: QuickJSHandle): MainState {
-  const state = session.ctx.getPromiseState(main);
-  if (state.type === 'pending') return { type: 'pending' };
-  if (state.type === 'fulfilled') {
-    const json = session.ctx.getString(state.value);
-    state.value.dispose();
-    return { type: 'fulfilled', json };
+/**
+ * The script's promise as it stands, read from the VM: when its own handlers could not report
+ * (an interrupt stops them too, memory may be exhausted), this still says how and where it ended.
+ */
+function settledState(session: Session, main: QuickJSHandle): Ending | undefined {
+  const { ctx } = session;
+  const state = ctx.getPromiseState(main);
+  if (state.type === 'pending') return undefined;
+  if (state.type === 'rejected') {
+    const error = ctx.dump(state.error) as unknown;
+    state.error.dispose();
+    return { ok: false, error };
   }
-  const error = session.ctx.dump(state.error) as unknown;
-  state.error.dispose();
-  return { type: 'rejected', error };
+  const value = ctx.dump(state.value) as unknown;
+  state.value.dispose();
+  return { ok: true, json: JSON.stringify(value ?? null) };
 }
 
-async function drive(session: Session, main: QuickJSHandle, signal: AbortSignal): Promise<MainState> {
-  runJobs(session);
-  while (true) {
-    const state = mainState(session, main);
-    if (state.type !== 'pending' || session.stop) return state;
-    if (session.pending.size === 0) {
-      session.stop = 'stalled';
-      session.stopMessage = 'the script awaits a promise that nothing will ever settle';
-      return state;
-    }
-    await nextSettlement(session, signal);
-    if (signal.aborted) {
-      session.stop = 'cancelled';
-      session.stopMessage = 'the turn was cancelled';
-      return state;
-    }
+async function drive(session: Session, main: QuickJSHandle, signal: AbortSignal): Promise<void> {
+  const onAbort = (): void => session.wake?.();
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
     runJobs(session);
+    while (session.ending === undefined && session.stop === undefined) {
+      if (signal.aborted) return stopWith(session, 'cancelled', 'the turn was cancelled');
+      if (session.pending.size === 0) {
+        session.ending = settledState(session, main);
+        if (session.ending === undefined) stopWith(session, 'stalled', 'the script awaits a promise that nothing will ever settle');
+        return;
+      }
+      await nextSettlement(session);
+      runJobs(session);
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    if (session.stop !== undefined) session.ending ??= settledState(session, main);
   }
 }
 
-function outcomeOf(session: Session, state: MainState, code: string): ScriptOutcome {
-  const base = { logs: session.logs, hostCalls: Math.min(session.hostCalls, session.limits.hostCalls), unfinishedCalls: 0 };
-  if (session.stop) return { ...base, ok: false, ...describeFailure(session.stop, session.stopMessage ?? session.stop, state.type === 'rejected' ? state.error : undefined, code, session.limits.memoryBytes) };
-  if (state.type === 'rejected') return { ...base, ok: false, ...describeFailure('exception', '', state.error, code, session.limits.memoryBytes) };
-  if (state.type === 'pending') throw new Error('the script was left pending without a reason (a sandbox invariant)');
-  if (state.json.length + session.outputChars > session.limits.outputChars) {
-    return { ...base, ok: false, kind: 'output', message: `the script's result is ${state.json.length} characters of JSON, more than the ${session.limits.outputChars - session.outputChars} left of the output limit` };
+function outcomeOf(session: Session, code: string): ScriptOutcome {
+  const { limits, ending } = session;
+  const base = { logs: session.logs, hostCalls: Math.min(session.hostCalls, limits.hostCalls), unfinishedCalls: session.pending.size };
+  const error = ending?.ok === false ? ending.error : undefined;
+  if (session.stop) return { ...base, ok: false, ...describeFailure(session.stop, session.stopMessage ?? session.stop, error, code, limits.memoryBytes) };
+  if (!ending) throw new Error('the script ended without an outcome (a sandbox invariant)');
+  if (!ending.ok) return { ...base, ok: false, ...describeFailure('exception', '', ending.error, code, limits.memoryBytes) };
+  if (ending.json.length + session.outputChars > limits.outputChars) {
+    return { ...base, ok: false, kind: 'output', message: `the script's result is ${ending.json.length} characters of JSON, more than the ${limits.outputChars - session.outputChars} left of the output limit` };
   }
-  return { ...base, ok: true, value: JSON.parse(state.json) as unknown };
+  return { ...base, ok: true, value: JSON.parse(ending.json) as unknown };
 }
 
 export async function runScript(run: ScriptRun): Promise<ScriptOutcome> {
@@ -223,19 +271,34 @@ export async function runScript(run: ScriptRun): Promise<ScriptOutcome> {
   vm.setMemoryLimit(limits.memoryBytes);
   vm.setMaxStackSize(limits.stackBytes);
   const ctx = vm.newContext();
-  const session: Session = { vm, ctx, limits, logs: [], outputChars: 0, hostCalls: 0, pending: new Set(), stop: undefined, stopMessage: undefined, cpuUsed: 0, segmentStart: Number.NaN, calls: new AbortController() };
+  const session: Session = {
+    vm,
+    ctx,
+    limits,
+    logs: [],
+    outputChars: 0,
+    hostCalls: 0,
+    pending: new Map(),
+    settle: undefined,
+    ending: undefined,
+    stop: undefined,
+    stopMessage: undefined,
+    cpuUsed: 0,
+    segmentStart: 0,
+    calls: new AbortController(),
+    wake: undefined,
+  };
+  let watch: QuickJSHandle | undefined;
   let main: QuickJSHandle | undefined;
   try {
-    addPrint(session);
-    addCall(session, run.functions);
-    evalOrThrow(session, PRELUDE);
+    addPrimitives(session, run.functions);
+    ({ settle: session.settle, watch } = runPrelude(session));
     // Only the script's own code is budgeted: the prelude's first run (a cold WebAssembly tier) alone took over 50 ms.
     session.cpuUsed = 0;
     vm.setInterruptHandler(() => {
       if (session.stop !== undefined || run.signal.aborted) return true;
       if (session.cpuUsed + (performance.now() - session.segmentStart) <= limits.cpuMs) return false;
-      session.stop = 'timeout';
-      session.stopMessage = `the script ran for more than ${limits.cpuMs} ms of CPU time`;
+      stopWith(session, 'timeout', `the script ran for more than ${limits.cpuMs} ms of CPU time`);
       return true;
     });
     const evaluated = inVm(session, () => ctx.evalCode(`${SCRIPT_PREFIX}${run.code}${SCRIPT_SUFFIX}`, SCRIPT_FILE));
@@ -245,20 +308,19 @@ export async function runScript(run: ScriptRun): Promise<ScriptOutcome> {
       return { logs: [], hostCalls: 0, unfinishedCalls: 0, ok: false, ...describeFailure(session.stop ?? 'syntax', session.stopMessage ?? '', error, run.code, limits.memoryBytes) };
     }
     main = evaluated.value;
-    if (run.signal.aborted) {
-      session.stop = 'cancelled';
-      session.stopMessage = 'the turn was cancelled';
-    }
-    const state = await drive(session, main, run.signal);
-    const outcome = outcomeOf(session, state, run.code);
-    return { ...outcome, unfinishedCalls: session.pending.size };
+    const watched = inVm(session, () => ctx.callFunction(watch!, ctx.undefined, main!));
+    if (watched.error) throw new Error(`the sandbox could not watch the script: ${JSON.stringify(ctx.dump(watched.error))}`);
+    watched.value.dispose();
+    await drive(session, main, run.signal);
+    return outcomeOf(session, run.code);
   } finally {
     // Calls the script left running are told to stop and awaited: none may outlive the script,
     // or touch its context once it is gone.
+    session.ending ??= { ok: false, error: undefined };
     session.calls.abort();
-    const unfinished = [...session.pending];
-    for (const call of unfinished) call.deferred.dispose();
-    await Promise.all(unfinished.map((call) => call.done));
+    await Promise.all(session.pending.values());
+    session.settle?.dispose();
+    watch?.dispose();
     main?.dispose();
     ctx.dispose();
     vm.dispose();
