@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineAgent, defineSyndicate } from '../src/config/define.js';
 import { compileSyndicate } from '../src/runtime/compileSyndicate.js';
-import type { TurnEvent } from '../src/runtime/events.js';
+import type { TurnEvent } from '../src/core/events.js';
 import { runTurn } from '../src/runtime/runTurn.js';
 import { builtinTools, createToolRegistry } from '../src/tools/registry.js';
-import { defineTool } from '../src/tools/tool.js';
+import { defineTool } from '../src/core/tool.js';
 import { report, summarize } from './stats.js';
 
 // Code mode's own cost: one execute_code whose script makes 50 tool calls, from its tool-call
