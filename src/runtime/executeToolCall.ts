@@ -50,7 +50,7 @@ async function invokeTool(turn: TurnContext, agent: CompiledAgent, call: ModelTo
     return { isError: true, output: `Invalid arguments for ${tool.name}: ${problems.join('; ')}` };
   }
   try {
-    const output = await tool.execute(input.data, { agent: agent.name, turnId: turn.turnId, sessionId: turn.sessionId, signal: turn.signal });
+    const output = await tool.execute(input.data, { agent: agent.name, turnId: turn.turnId, sessionId: turn.sessionId, signal: turn.signal, notes: turn.notes });
     return { isError: false, output: output ?? null };
   } catch (error) {
     if (turn.signal.aborted) throw error;

@@ -3,6 +3,7 @@ import type { CompiledSyndicate } from './compileSyndicate.js';
 import type { TurnEventBody } from '../core/events.js';
 import type { TurnRecord } from './projectTranscript.js';
 import type { TurnMemory } from '../memory/turnMemory.js';
+import type { SessionNotes } from '../core/notes.js';
 
 /** What every part of one running turn shares. */
 export interface TurnContext {
@@ -20,6 +21,8 @@ export interface TurnContext {
   history: readonly TurnRecord[];
   /** The turn's clock reading, for `{{current_date}}`. */
   now: Date;
+  /** The session's scratchpad (the store's notes); undefined when the turn keeps no session. */
+  notes: SessionNotes | undefined;
   /** The callId of the delegation this run serves (undefined for the root agent): stamped on its events. */
   delegationId: string | undefined;
   emit(agent: string, depth: number, body: TurnEventBody): void;
@@ -42,6 +45,7 @@ export function delegatedContext(turn: TurnContext, delegationId: string): TurnC
     memory: turn.memory,
     history: turn.history,
     now: turn.now,
+    notes: turn.notes,
     delegationId,
     emit: turn.emit,
     flush: turn.flush,
@@ -60,6 +64,7 @@ export function contextWithSignal(turn: TurnContext, signal: AbortSignal): TurnC
     memory: turn.memory,
     history: turn.history,
     now: turn.now,
+    notes: turn.notes,
     delegationId: turn.delegationId,
     emit: turn.emit,
     flush: turn.flush,
