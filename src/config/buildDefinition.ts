@@ -76,6 +76,7 @@ function agentFields(agent: OrchestratorConfig | SubagentConfig, file: string, f
     file,
     // Remote agents and dispatching orchestrators call no tools of ours, so it has no effect on them.
     codeMode: agent.code_mode ?? fileCodeMode,
+    skills: agent.skills ?? [],
   };
 }
 

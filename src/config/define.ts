@@ -22,6 +22,7 @@ export function defineAgent(name: string, fields: Partial<AgentDefinition> = {})
     remote: undefined,
     file: '(defined in code)',
     codeMode: false,
+    skills: [],
     ...fields,
   };
 }

@@ -40,6 +40,8 @@ export interface AgentDefinition {
   file: string;
   /** `code_mode` (the agent's own, else its file's, else the root file's): tools are called from a script. */
   codeMode: boolean;
+  /** `skills:` as written: paths or names, resolved when the syndicate is compiled. */
+  skills: string[];
 }
 
 export interface SyndicateDefinition {

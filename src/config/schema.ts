@@ -147,6 +147,8 @@ const agentFields = {
   script: scriptSchema.optional(),
   /** Code mode: the model writes a script that calls this agent's tools as functions (execute_code). */
   code_mode: z.boolean().optional(),
+  /** Skills (agentskills.io folders): paths relative to this file, or names in .agents/skills/ (the project's, then ~/). */
+  skills: z.array(z.string().min(1)).optional(),
 };
 
 export const orchestratorSchema = z

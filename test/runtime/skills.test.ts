@@ -1,0 +1,63 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SyndicateConfigError } from '../../src/config/errors.js';
+import { PDF_SKILL, removeSkills, writeSkill } from '../tools/skills/fixtures.js';
+import { agent, collect, compile, ofType, recordCalls, type ModelCall } from './fixtures.js';
+
+afterEach(removeSkills);
+
+function skilled(script: NonNullable<Parameters<typeof agent>[1]>['script']) {
+  const dir = writeSkill('pdf-forms', { 'SKILL.md': PDF_SKILL, 'references/fields.md': 'Name, date.' });
+  const folders = { project: path.dirname(dir), user: path.join(path.dirname(dir), 'none') };
+  return { dir, compiled: compile(agent('Clerk', { skills: ['pdf-forms'], script }), { skillFolders: folders, resolveModel: recordCalls(calls) }) };
+}
+
+let calls: ModelCall[] = [];
+afterEach(() => (calls = []));
+
+describe('skills on an agent', () => {
+  it('puts a catalog of its skills, name and description only, in the agent’s instructions', async () => {
+    const { compiled } = skilled([{ reply: 'ok' }]);
+
+    await collect(compiled, { input: 'hello' });
+
+    const system = calls[0]!.options.prompt[0]!;
+    expect(system.content).toContain('## Skills');
+    expect(system.content).toContain('- pdf-forms: Fills in PDF forms.');
+    expect(system.content).not.toContain('Read references/fields.md first.');
+  });
+
+  it('loads a skill’s instructions, files and hash with activate_skill, once per turn', async () => {
+    const { compiled } = skilled([{ tool_calls: [{ tool: 'activate_skill', args: { name: 'pdf-forms' } }] }, { tool_calls: [{ tool: 'activate_skill', args: { name: 'pdf-forms' } }] }, { reply: 'done' }]);
+
+    const events = await collect(compiled, { input: 'fill the form' });
+
+    const [first, second] = ofType(events, 'tool-result').map((event) => event.output);
+    expect(first).toEqual({ skill: 'pdf-forms', hash: expect.stringMatching(/^sha256:/), instructions: '# Filling forms\nRead references/fields.md first.', files: ['references/fields.md'] });
+    expect(second).toMatchObject({ skill: 'pdf-forms', note: expect.stringContaining('Already loaded') });
+  });
+
+  it('reads a skill’s file, and refuses a path that leaves its folder', async () => {
+    const { dir, compiled } = skilled([
+      { tool_calls: [{ tool: 'read_skill_file', args: { skill: 'pdf-forms', path: 'references/fields.md' } }] },
+      { tool_calls: [{ tool: 'read_skill_file', args: { skill: 'pdf-forms', path: '../secret.txt' } }] },
+      { reply: 'done' },
+    ]);
+
+    writeFileSync(path.join(path.dirname(dir), 'secret.txt'), 'not for agents');
+
+    const events = await collect(compiled, { input: 'read' });
+
+    const outputs = ofType(events, 'tool-result').map((event) => event.output);
+    expect(outputs[0]).toBe('Name, date.');
+    expect(outputs[1]).toBe("Refused: '../secret.txt' leaves the folder of skill pdf-forms.");
+  });
+
+  it('refuses to compile an agent whose skill cannot be found, saying where it looked', () => {
+    const run = () => compile(agent('Clerk', { skills: ['no-such-skill'] }), { skillFolders: { project: '/nowhere/project', user: '/nowhere/user' } });
+
+    expect(run).toThrow(SyndicateConfigError);
+    expect(run).toThrow(/skill 'no-such-skill' is in neither \/nowhere\/project nor \/nowhere\/user/);
+  });
+});
