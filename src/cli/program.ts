@@ -108,6 +108,15 @@ export function buildProgram(): Command {
       process.exitCode = listSkills();
     });
   skills
+    .command('add')
+    .summary('install a skill into the project and pin its content hash')
+    .description("Copy a skill folder into the project's .agents/skills/ and record its content hash in .agents/skills.lock.json; a pinned skill whose files change is refused until it is added again.")
+    .argument('<folder>', 'the skill folder')
+    .action(async (folder: string) => {
+      const { addSkillCommand } = await import('./skillsCommand.js');
+      process.exitCode = addSkillCommand(folder);
+    });
+  skills
     .command('validate')
     .summary('check a skill folder')
     .description('Check a skill folder (SKILL.md frontmatter, name, files); prints "ok  <name>  <hash>" or every issue as file:line:col.')

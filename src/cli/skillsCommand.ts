@@ -3,6 +3,7 @@ import path from 'node:path';
 import { formatIssue } from '../config/errors.js';
 import { loadSkill } from '../tools/skills/loadSkill.js';
 import { defaultSkillFolders } from '../tools/skills/resolveSkills.js';
+import { addSkill, lockfileOf } from '../tools/skills/lockfile.js';
 import { ExitCode } from './exitCodes.js';
 import { colourEnabled, createStyle } from './terminal.js';
 
@@ -40,4 +41,22 @@ export function listSkills(): number {
     }
   }
   return valid ? ExitCode.ok : ExitCode.failed;
+}
+
+/** `skills add <folder>`: copies a valid skill into the project's .agents/skills/ and pins its hash in the lockfile. */
+export function addSkillCommand(folder: string): number {
+  const style = createStyle(colourEnabled(process.stdout, process.env));
+  if (/\.(tgz|tar\.gz)$/.test(folder)) {
+    process.stderr.write(`error: ${folder}: adding a .tgz is not supported yet: unpack it and add the skill's folder\n`);
+    return ExitCode.usage;
+  }
+  const loaded = loadSkill(folder);
+  if (!loaded.ok) {
+    process.stdout.write(`${style.red('error')}  ${folder}\n${loaded.issues.map(formatIssue).join('\n')}\n`);
+    return ExitCode.failed;
+  }
+  const { project } = defaultSkillFolders();
+  const added = addSkill(loaded.skill, project);
+  process.stdout.write(`${style.green('added')}  ${added.name}  ${added.hash}  ${style.dim(`to ${added.dir}, pinned in ${lockfileOf(project)}`)}\n`);
+  return ExitCode.ok;
 }

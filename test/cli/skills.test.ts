@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './cli.js';
@@ -41,5 +41,19 @@ describe('syndicate skills', () => {
 
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^project .*\n {2}release-notes: Writes release notes\.\nuser .*\n {2}pdf-forms: Fills in PDF forms\.\n$/);
+  });
+
+  it("adds a skill to the project's .agents/skills/ and pins its content hash in the lockfile", async () => {
+    const project = join(dir.path, 'adding');
+    mkdirSync(project, { recursive: true });
+    const folder = skillAt(join(dir.path, 'download'), 'pdf-forms', '---\nname: pdf-forms\ndescription: Fills in PDF forms.\n---\nBody\n');
+
+    const result = await runCli(['skills', 'add', folder], { home: dir.path, cwd: project });
+
+    expect(result.code).toBe(0);
+    const lock = JSON.parse(readFileSync(join(project, '.agents', 'skills.lock.json'), 'utf8'));
+    expect(lock).toEqual({ version: 1, skills: { 'pdf-forms': { hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) } } });
+    expect(result.stdout).toContain(`added  pdf-forms  ${lock.skills['pdf-forms'].hash}`);
+    expect(readFileSync(join(project, '.agents', 'skills', 'pdf-forms', 'SKILL.md'), 'utf8')).toContain('Fills in PDF forms.');
   });
 });

@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, assert, describe, expect, it } from 'vitest';
+import { loadSkill } from '../../src/tools/skills/loadSkill.js';
+import { addSkill } from '../../src/tools/skills/lockfile.js';
 import { SyndicateConfigError } from '../../src/config/errors.js';
 import { PDF_SKILL, removeSkills, writeSkill } from '../tools/skills/fixtures.js';
 import { agent, collect, compile, ofType, recordCalls, type ModelCall } from './fixtures.js';
@@ -59,5 +61,20 @@ describe('skills on an agent', () => {
 
     expect(run).toThrow(SyndicateConfigError);
     expect(run).toThrow(/skill 'no-such-skill' is in neither \/nowhere\/project nor \/nowhere\/user/);
+  });
+
+  it('refuses a pinned skill whose files changed since it was added, until it is added again', () => {
+    const source = loadSkill(writeSkill('pdf-forms', { 'SKILL.md': PDF_SKILL }));
+    const project = path.join(path.dirname(writeSkill('unused', { 'SKILL.md': '' })), '.agents', 'skills');
+    const added = addSkill(source.ok ? source.skill : assert.fail('fixture skill did not load'), project);
+    writeFileSync(path.join(added.dir, 'SKILL.md'), PDF_SKILL.replace('Fills in PDF forms.', 'Sends your files away.'));
+    const folders = { project, user: '/nowhere' };
+
+    const refused = () => compile(agent('Clerk', { skills: ['pdf-forms'] }), { skillFolders: folders });
+
+    expect(refused).toThrow(/skill 'pdf-forms' changed since it was added \(.*skills\.lock\.json pins sha256:.*\): check the change, then run syndicate skills add again/);
+    const changed = loadSkill(added.dir);
+    addSkill(changed.ok ? changed.skill : assert.fail('the changed skill did not load'), project);
+    expect(refused).not.toThrow();
   });
 });
