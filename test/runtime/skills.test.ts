@@ -77,4 +77,20 @@ describe('skills on an agent', () => {
     addSkill(changed.ok ? changed.skill : assert.fail('the changed skill did not load'), project);
     expect(refused).not.toThrow();
   });
+
+  it("runs a skill's script in the sandbox with the model's input, and refuses a file outside scripts/", async () => {
+    const dir = writeSkill('totals', { 'SKILL.md': '---\nname: totals\ndescription: Adds things up.\n---\nUse scripts/total.js.\n', 'scripts/total.js': 'return input.items.reduce((sum, n) => sum + n, 0) + (typeof process);', 'notes.md': 'x' });
+    const script = [
+      { tool_calls: [{ tool: 'run_skill_script', args: { skill: 'totals', path: 'scripts/total.js', input: { items: [1, 2, 3] } } }] },
+      { tool_calls: [{ tool: 'run_skill_script', args: { skill: 'totals', path: 'notes.md' } }] },
+      { reply: 'done' },
+    ];
+    const compiled = compile(agent('Clerk', { skills: ['totals'], script }), { skillFolders: { project: path.dirname(dir), user: '/nowhere' } });
+
+    const events = await collect(compiled, { input: 'add' });
+
+    const outputs = ofType(events, 'tool-result').map((event) => event.output);
+    expect(outputs[0]).toMatchObject({ skill: 'totals', script: 'scripts/total.js', result: '6undefined', hash: expect.stringMatching(/^sha256:/) });
+    expect(outputs[1]).toBe("Refused: only JavaScript files under scripts/ run, and 'notes.md' is not one.");
+  });
 });

@@ -16,6 +16,8 @@ export interface ScriptRun {
   functions: ReadonlyMap<string, HostFunction>;
   signal: AbortSignal;
   limits?: Partial<SandboxLimits>;
+  /** The script's global `input` (a JSON copy); null when not given. */
+  input?: unknown;
 }
 
 export type ScriptOutcome =
@@ -32,9 +34,10 @@ const SCRIPT_FILE = 'script.js';
 // boundary costs tens of microseconds in quickjs-emscripten, so a call makes one each way.
 // It returns [settle(id, ok, text), watch(promise)], which the host keeps.
 const PRELUDE = `(() => {
-  const { __print: print, __call: call, __names: names, __finish: finish } = globalThis;
-  delete globalThis.__print; delete globalThis.__call; delete globalThis.__names; delete globalThis.__finish;
+  const { __print: print, __call: call, __names: names, __finish: finish, __input: input } = globalThis;
+  delete globalThis.__print; delete globalThis.__call; delete globalThis.__names; delete globalThis.__finish; delete globalThis.__input;
   const { stringify, parse } = JSON;
+  globalThis.input = parse(input);
   const show = (v) => { if (typeof v === 'string') return v; try { return stringify(v) ?? String(v); } catch { return String(v); } };
   const log = (...values) => { print(values.map(show).join(' ')); };
   globalThis.console = Object.freeze({ log, info: log, warn: log, error: log });
@@ -135,7 +138,7 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function addPrimitives(session: Session, functions: ReadonlyMap<string, HostFunction>): void {
+function addPrimitives(session: Session, functions: ReadonlyMap<string, HostFunction>, input: unknown): void {
   const { ctx, limits } = session;
   setGlobal(
     ctx,
@@ -185,6 +188,7 @@ function addPrimitives(session: Session, functions: ReadonlyMap<string, HostFunc
     }),
   );
   setGlobal(ctx, '__names', ctx.newString(JSON.stringify([...functions.keys()])));
+  setGlobal(ctx, '__input', ctx.newString(JSON.stringify(input ?? null)));
 }
 
 /** The prelude's [settle, watch]. */
@@ -291,7 +295,7 @@ export async function runScript(run: ScriptRun): Promise<ScriptOutcome> {
   let watch: QuickJSHandle | undefined;
   let main: QuickJSHandle | undefined;
   try {
-    addPrimitives(session, run.functions);
+    addPrimitives(session, run.functions, run.input);
     ({ settle: session.settle, watch } = runPrelude(session));
     // Only the script's own code is budgeted: the prelude's first run (a cold WebAssembly tier) alone took over 50 ms.
     session.cpuUsed = 0;

@@ -2,6 +2,7 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type AnyTool } from '../../core/tool.js';
+import { runScript } from '../sandbox/runScript.js';
 import { isInside, type Skill } from './loadSkill.js';
 
 // What an agent with `skills:` gets: a catalog in its instructions (name and description only),
@@ -10,6 +11,7 @@ import { isInside, type Skill } from './loadSkill.js';
 
 export const ACTIVATE_SKILL = 'activate_skill';
 export const READ_SKILL_FILE = 'read_skill_file';
+export const RUN_SKILL_SCRIPT = 'run_skill_script';
 
 const MAX_FILE_CHARS = 256_000;
 // Turns whose activations are remembered, for "each skill once per turn"; the oldest are forgotten.
@@ -22,6 +24,19 @@ export function skillCatalog(skills: readonly Skill[]): string {
 
 function unknownSkill(name: string, skills: readonly Skill[]): string {
   return `There is no skill '${name}'. Skills: ${skills.map((skill) => skill.name).join(', ')}.`;
+}
+
+/** The real path of a file of the skill, or why there is none to give. */
+function skillFile(skill: Skill, file: string): { real: string } | { refusal: string } {
+  let real: string;
+  try {
+    real = realpathSync(path.resolve(skill.dir, file));
+  } catch {
+    return { refusal: `Skill ${skill.name} has no file '${file}'. Its files: ${skill.files.join(', ') || 'none'}.` };
+  }
+  if (!isInside(skill.dir, real)) return { refusal: `Refused: '${file}' leaves the folder of skill ${skill.name}.` };
+  if (!statSync(real).isFile()) return { refusal: `'${file}' is a folder of skill ${skill.name}, not a file.` };
+  return { real };
 }
 
 export function createSkillTools(skills: readonly Skill[]): AnyTool[] {
@@ -54,17 +69,29 @@ export function createSkillTools(skills: readonly Skill[]): AnyTool[] {
     execute: ({ skill: name, path: file }) => {
       const skill = byName.get(name);
       if (!skill) return unknownSkill(name, skills);
-      let real: string;
-      try {
-        real = realpathSync(path.resolve(skill.dir, file));
-      } catch {
-        return `Skill ${name} has no file '${file}'. Its files: ${skill.files.join(', ') || 'none'}.`;
-      }
-      if (!isInside(skill.dir, real)) return `Refused: '${file}' leaves the folder of skill ${name}.`;
-      if (!statSync(real).isFile()) return `'${file}' is a folder of skill ${name}, not a file.`;
-      const text = readFileSync(real, 'utf8');
+      const found = skillFile(skill, file);
+      if ('refusal' in found) return found.refusal;
+      const text = readFileSync(found.real, 'utf8');
       return text.length > MAX_FILE_CHARS ? `${text.slice(0, MAX_FILE_CHARS)}\n[cut at ${MAX_FILE_CHARS} of ${text.length} characters]` : text;
     },
   });
-  return [activate, read];
+  // A skill's scripts are JavaScript run in the code-mode sandbox (QuickJS), never host processes.
+  const run = defineTool({
+    name: RUN_SKILL_SCRIPT,
+    description: "Runs one of a skill's JavaScript files under scripts/ in a sandbox (no network, files or tools) with your input as the global `input`, and returns what it returns.",
+    inputSchema: z.object({ skill: skillName, path: z.string().min(1).describe('e.g. scripts/fill.js'), input: z.unknown().optional().describe('Any JSON value: the script reads it as `input`.') }),
+    execute: async ({ skill: name, path: file, input }, ctx) => {
+      const skill = byName.get(name);
+      if (!skill) return unknownSkill(name, skills);
+      const found = skillFile(skill, file);
+      if ('refusal' in found) return found.refusal;
+      const relative = path.relative(skill.dir, found.real).split(path.sep).join('/');
+      if (!relative.startsWith('scripts/') || !relative.endsWith('.js')) return `Refused: only JavaScript files under scripts/ run, and '${file}' is not one.`;
+      const outcome = await runScript({ code: readFileSync(found.real, 'utf8'), functions: new Map(), signal: ctx.signal, input: input ?? null });
+      if (outcome.ok) return { skill: name, hash: skill.hash, script: relative, result: outcome.value, ...(outcome.logs.length > 0 ? { logs: outcome.logs } : {}) };
+      const where = outcome.line === undefined ? '' : ` at line ${outcome.line} of ${relative}`;
+      throw new Error(`${relative} of skill ${name} failed (${outcome.kind})${where}: ${outcome.message}`);
+    },
+  });
+  return [activate, read, run];
 }
