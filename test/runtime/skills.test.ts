@@ -1,11 +1,12 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, assert, describe, expect, it } from 'vitest';
 import { loadSkill } from '../../src/tools/skills/loadSkill.js';
 import { addSkill } from '../../src/tools/skills/lockfile.js';
 import { SyndicateConfigError } from '../../src/config/errors.js';
 import { PDF_SKILL, removeSkills, writeSkill } from '../tools/skills/fixtures.js';
-import { agent, collect, compile, ofType, recordCalls, type ModelCall } from './fixtures.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { agent, collect, compile, ofType, recordCalls, tempDbPath, type ModelCall } from './fixtures.js';
 
 afterEach(removeSkills);
 
@@ -92,5 +93,23 @@ describe('skills on an agent', () => {
     const outputs = ofType(events, 'tool-result').map((event) => event.output);
     expect(outputs[0]).toMatchObject({ skill: 'totals', script: 'scripts/total.js', result: '6undefined', hash: expect.stringMatching(/^sha256:/) });
     expect(outputs[1]).toBe("Refused: only JavaScript files under scripts/ run, and 'notes.md' is not one.");
+  });
+
+  it('keeps an activated skill’s instructions in view of its agent in the session’s later turns', async () => {
+    const db = openSqliteStore(tempDbPath());
+    try {
+      const { compiled } = skilled([{ match: 'fill', tool_calls: [{ tool: 'activate_skill', args: { name: 'pdf-forms' } }] }, { reply: 'ok', repeat: true }]);
+      await collect(compiled, { input: 'fill the form', store: db, sessionId: 's1' });
+      const firstTurnCalls = calls.length;
+
+      await collect(compiled, { input: 'and the next one?', store: db, sessionId: 's1' });
+
+      const projected = JSON.stringify(calls[firstTurnCalls]!.options.prompt.slice(1, -1));
+      expect(projected).toContain('[skill pdf-forms, loaded in this turn]:');
+      expect(projected).toContain('Read references/fields.md first.');
+    } finally {
+      await db.close();
+      rmSync(path.dirname(db.path), { recursive: true, force: true });
+    }
   });
 });
