@@ -1,4 +1,5 @@
 import { benchA2a } from './a2a.js';
+import { benchCodeMode } from './codeMode.js';
 import { benchColdStart } from './coldStart.js';
 import { benchMemory } from './memory.js';
 import { benchObservability } from './observability.js';
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<void>> = {
   memory: benchMemory,
   a2a: benchA2a,
   postgres: benchPostgres,
+  codeMode: benchCodeMode,
 };
 
 // BENCH=observability (or a comma-separated list) runs only those benches.

@@ -46,6 +46,10 @@ export function createTracePrinter(write: Write, style: Style, mode: TraceMode):
   let answering = { agent: '', depth: 0 };
   let turns = 0;
   let linesInTurn = 0;
+  // Code mode: how much deeper than its depth each delegated run prints, by its delegation's callId.
+  // A script's calls print one level under its execute_code call, and so do the runs they start.
+  const nestedRuns = new Map<string, number>();
+  const nestingOf = (event: TurnEvent): number => ('parentCallId' in event && event.parentCallId !== undefined ? 1 : 0) + (event.delegationId === undefined ? 0 : (nestedRuns.get(event.delegationId) ?? 0));
 
   const indentOf = (depth: number): string => '  '.repeat(depth);
   const endLine = (): void => {
@@ -71,19 +75,20 @@ export function createTracePrinter(write: Write, style: Style, mode: TraceMode):
       atLineStart = false;
     });
   };
-  const speak = (event: TurnEvent, text: string): void => {
+  const speak = (event: TurnEvent, depth: number, text: string): void => {
     if (speaker !== event.agent) {
       // The live answer stands apart from the trace above it.
       if (mode === 'live' && linesInTurn > 0) line(0, '');
-      line(event.depth, style.bold(`${event.agent}:`));
+      line(depth, style.bold(`${event.agent}:`));
       speaker = event.agent;
     }
-    writeText(indentOf(event.depth), text);
+    writeText(indentOf(depth), text);
   };
   const isAnswering = (event: TurnEvent): boolean => event.agent === answering.agent && event.depth === answering.depth;
 
   const print = (event: TurnEvent): void => {
-    const { depth } = event;
+    const nesting = nestingOf(event);
+    const depth = event.depth + nesting;
     switch (event.type) {
       case 'turn-start':
         answering = { agent: event.agent, depth };
@@ -103,6 +108,7 @@ export function createTracePrinter(write: Write, style: Style, mode: TraceMode):
         line(depth, `${style.cyan(`Routed to ${event.route}`)} — ${event.reason}`);
         return;
       case 'delegation-start':
+        if (nesting > 0) nestedRuns.set(event.callId, nesting);
         line(depth, `→ ${event.agent} consults ${event.to}${style.dim(`: "${preview(event.request, REQUEST_PREVIEW)}"`)}`);
         return;
       case 'delegation-end':
@@ -117,10 +123,10 @@ export function createTracePrinter(write: Write, style: Style, mode: TraceMode):
         else line(depth, `↳ ${event.tool}: ${preview(event.output, RESULT_PREVIEW)}`);
         return;
       case 'text-delta':
-        if (mode === 'live' && isAnswering(event)) speak(event, event.delta);
+        if (mode === 'live' && isAnswering(event)) speak(event, depth, event.delta);
         return;
       case 'message':
-        if (mode === 'transcript') speak(event, event.text);
+        if (mode === 'transcript') speak(event, depth, event.text);
         else if (isAnswering(event)) endLine();
         return;
       case 'thinking-delta':

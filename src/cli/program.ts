@@ -94,6 +94,38 @@ export function buildProgram(): Command {
       process.exitCode = validateCommand(files, options);
     });
 
+  const skills = program
+    .command('skills')
+    .summary('list and check agent skills')
+    .description('List the installed skills (.agents/skills/ of the project, then ~/.agents/skills/) and check skill folders.')
+    .addHelpText('after', EXIT_CODES_HELP);
+  skills
+    .command('list')
+    .summary('list installed skills')
+    .description("List the skills in the project's .agents/skills/ and the user's ~/.agents/skills/, each checked.")
+    .action(async () => {
+      const { listSkills } = await import('./skillsCommand.js');
+      process.exitCode = listSkills();
+    });
+  skills
+    .command('add')
+    .summary('install a skill into the project and pin its content hash')
+    .description("Copy a skill folder into the project's .agents/skills/ and record its content hash in .agents/skills.lock.json; a pinned skill whose files change is refused until it is added again.")
+    .argument('<folder>', 'the skill folder')
+    .action(async (folder: string) => {
+      const { addSkillCommand } = await import('./skillsCommand.js');
+      process.exitCode = addSkillCommand(folder);
+    });
+  skills
+    .command('validate')
+    .summary('check a skill folder')
+    .description('Check a skill folder (SKILL.md frontmatter, name, files); prints "ok  <name>  <hash>" or every issue as file:line:col.')
+    .argument('<folder>', 'the skill folder')
+    .action(async (folder: string) => {
+      const { validateSkill } = await import('./skillsCommand.js');
+      process.exitCode = validateSkill(folder);
+    });
+
   const sessions = program
     .command('sessions')
     .summary('list, show and delete stored sessions')

@@ -29,24 +29,28 @@ export function buildSyndicate(syndicate: ValidatedSyndicate, warnings: ConfigIs
     maxSteps: config.max_steps ?? DEFAULT_MAX_STEPS,
     attemptTimeoutMs: config.timeout,
     deadlineMs: config.deadline,
-    root: buildOrchestrator(syndicate, config.orchestrator.description ?? config.description ?? config.syndicate_name),
+    root: buildOrchestrator(syndicate, config.orchestrator.description ?? config.description ?? config.syndicate_name, false),
     warnings,
   };
 }
 
-/** A syndicate's orchestrator with its subagents; a mounted syndicate is renamed by the entry that mounts it. */
-function buildOrchestrator(syndicate: ValidatedSyndicate, description: string, name?: string): AgentDefinition {
+/**
+ * A syndicate's orchestrator with its subagents; a mounted syndicate is renamed by the entry that
+ * mounts it. `inheritedCodeMode`: the mounting file's code_mode, for a mounted file that sets none.
+ */
+function buildOrchestrator(syndicate: ValidatedSyndicate, description: string, inheritedCodeMode: boolean, name?: string): AgentDefinition {
   const { config, file, mounts } = syndicate;
   const entries = config.subagents ?? [];
+  const fileCodeMode = config.code_mode ?? inheritedCodeMode;
   const subagents = entries.map((entry, index): AgentDefinition => {
     const mounted = mounts.get(index);
     // The schema requires a description except on a remote agent, which may take its card's.
     const description = entry.description ?? '';
-    if (mounted) return buildOrchestrator(mounted, description, entry.name);
-    return { ...agentFields(entry, file), name: entry.name, description, subagents: [], dispatch: undefined, remote: remoteOf(entry) };
+    if (mounted) return buildOrchestrator(mounted, description, fileCodeMode, entry.name);
+    return { ...agentFields(entry, file, fileCodeMode), name: entry.name, description, subagents: [], dispatch: undefined, remote: remoteOf(entry) };
   });
   const dispatch = config.dispatch && canonicalRoutes(config.dispatch, entries.map((entry) => entry.name));
-  return { ...agentFields(config.orchestrator, file), name: name ?? config.orchestrator.name, description, subagents, dispatch, remote: undefined };
+  return { ...agentFields(config.orchestrator, file, fileCodeMode), name: name ?? config.orchestrator.name, description, subagents, dispatch, remote: undefined };
 }
 
 function remoteOf(entry: SubagentConfig): AgentDefinition['remote'] {
@@ -56,7 +60,7 @@ function remoteOf(entry: SubagentConfig): AgentDefinition['remote'] {
 
 type AgentFields = Omit<AgentDefinition, 'name' | 'description' | 'subagents' | 'dispatch' | 'remote'>;
 
-function agentFields(agent: OrchestratorConfig | SubagentConfig, file: string): AgentFields {
+function agentFields(agent: OrchestratorConfig | SubagentConfig, file: string, fileCodeMode: boolean): AgentFields {
   return {
     model: agent.model,
     // The schema refuses a subagent without an instruction unless it is mounted, so '' never reaches the runtime.
@@ -70,6 +74,9 @@ function agentFields(agent: OrchestratorConfig | SubagentConfig, file: string): 
     script: agent.script,
     includeContents: agent.includeContents ?? 'default',
     file,
+    // Remote agents and dispatching orchestrators call no tools of ours, so it has no effect on them.
+    codeMode: agent.code_mode ?? fileCodeMode,
+    skills: agent.skills ?? [],
   };
 }
 

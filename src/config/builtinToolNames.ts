@@ -2,7 +2,7 @@
 // without loading the tools themselves (tools/ sits above config/); test/tools/registry.test.ts
 // checks this list against the registry's tools.
 
-export const BUILTIN_TOOL_NAMES: readonly string[] = ['calculator', 'current_time', 'text_stats', 'ask_user', 'web_extract'];
+export const BUILTIN_TOOL_NAMES: readonly string[] = ['calculator', 'current_time', 'text_stats', 'ask_user', 'web_extract', 'write_tmp', 'append_tmp', 'read_tmp'];
 
 /** No local tool: it turns on the provider's own search (see models/webSearch.ts). */
 export const WEB_SEARCH_TOOL = 'web_search';

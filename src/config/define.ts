@@ -21,6 +21,8 @@ export function defineAgent(name: string, fields: Partial<AgentDefinition> = {})
     dispatch: undefined,
     remote: undefined,
     file: '(defined in code)',
+    codeMode: false,
+    skills: [],
     ...fields,
   };
 }

@@ -38,6 +38,10 @@ export interface AgentDefinition {
   remote: RemoteAgentSpec | undefined;
   /** The file this agent was declared in (differs from the root file under yaml_reference). */
   file: string;
+  /** `code_mode` (the agent's own, else its file's, else the root file's): tools are called from a script. */
+  codeMode: boolean;
+  /** `skills:` as written: paths or names, resolved when the syndicate is compiled. */
+  skills: string[];
 }
 
 export interface SyndicateDefinition {

@@ -145,6 +145,10 @@ const agentFields = {
     .strict()
     .optional(),
   script: scriptSchema.optional(),
+  /** Code mode: the model writes a script that calls this agent's tools as functions (execute_code). */
+  code_mode: z.boolean().optional(),
+  /** Skills (agentskills.io folders): paths relative to this file, or names in .agents/skills/ (the project's, then ~/). */
+  skills: z.array(z.string().min(1)).optional(),
 };
 
 export const orchestratorSchema = z
@@ -238,6 +242,8 @@ export const syndicateFileSchema = z
     timeout: durationSchema.optional(),
     /** How long a whole turn may take before it is stopped (`--deadline`). */
     deadline: durationSchema.optional(),
+    /** Code mode for every agent of the syndicate that does not set its own code_mode. */
+    code_mode: z.boolean().optional(),
     dispatch: dispatchSchema.optional(),
     orchestrator: orchestratorSchema,
     /** Optional: a syndicate of one agent (the orchestrator alone) is a plain agent with tools. */

@@ -30,10 +30,11 @@ export type TurnEventBody =
   | { type: 'turn-start'; syndicate: string; input: string }
   /** 'continuation': the message answers a question the route asked at the end of the last turn. */
   | { type: 'route'; route: string; reason: string; source: 'override' | 'classifier' | 'fallback' | 'continuation' }
-  | { type: 'delegation-start'; to: string; request: string; callId: string }
-  | { type: 'delegation-end'; to: string; callId: string; output: string; isError: boolean }
-  | { type: 'tool-call'; tool: string; callId: string; input: unknown }
-  | { type: 'tool-result'; tool: string; callId: string; output: unknown; isError: boolean }
+  /** parentCallId (on these four): the execute_code call whose script made this call (code mode). */
+  | { type: 'delegation-start'; to: string; request: string; callId: string; parentCallId?: string }
+  | { type: 'delegation-end'; to: string; callId: string; output: string; isError: boolean; parentCallId?: string }
+  | { type: 'tool-call'; tool: string; callId: string; input: unknown; parentCallId?: string }
+  | { type: 'tool-result'; tool: string; callId: string; output: unknown; isError: boolean; parentCallId?: string }
   /** live only */
   | { type: 'text-delta'; delta: string }
   /** live only */

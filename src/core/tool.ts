@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { SessionNotes } from './notes.js';
 
 // One Tool contract for agents, the MCP server face and A2A skills alike.
 
@@ -8,6 +9,8 @@ export interface ToolContext {
   turnId: string;
   sessionId: string | undefined;
   signal: AbortSignal;
+  /** The session's scratchpad; absent when the caller keeps no session (no store, or memory_system: internal-only). */
+  notes?: SessionNotes;
 }
 
 export interface Tool<Input = unknown, Output = unknown> {

@@ -24,6 +24,8 @@ export interface ModelToolCall {
   /** Raw JSON text as the model produced it. */
   input: string;
   args: ParsedArguments;
+  /** Set on a call a code-mode script made: the execute_code call it ran in. */
+  parentCallId?: string;
 }
 
 function parseArguments(raw: string): ParsedArguments {

@@ -32,6 +32,10 @@ import { createEmbeddingRouter, type EmbeddingRouter } from './embeddingRouter.j
 import type { Embedder } from '../memory/embeddings/embedder.js';
 import { localEmbedder } from '../memory/embeddings/localEmbedder.js';
 import { resolveEmbedder } from '../memory/embeddings/resolveEmbedder.js';
+import type { ToolFunction } from './codeMode/toolFunctions.js';
+import { defaultSkillFolders, resolveSkills, type SkillFolders } from '../tools/skills/resolveSkills.js';
+import { createSkillTools, skillCatalog } from '../tools/skills/skillTools.js';
+import { sortIssues, type ConfigIssue } from '../config/errors.js';
 
 // Turns a validated definition into live agents: models resolved, tool schemas converted
 // to JSON Schema once, output schemas compiled to validators once. Nothing here calls a
@@ -76,6 +80,10 @@ export interface CompiledAgent {
   memoryTools: readonly string[];
   /** `preload_memory`: facts recalled for the request are attached to it as reference data. */
   preloadMemory: boolean;
+  /** `code_mode`: the model is offered execute_code, and its tools become the script's functions. */
+  codeMode: boolean;
+  /** Set on a code-mode run (runtime/codeMode): the functions its scripts call, from all its tools of this turn. */
+  scriptFunctions: readonly ToolFunction[] | undefined;
 }
 
 export interface CompiledSyndicate {
@@ -144,6 +152,8 @@ export interface CompileOptions extends ModelChoice {
   embedder?: Embedder;
   /** MCP client behaviour: the SSRF policy (default from ALLOW_PRIVATE_MCP / SYNDICATE_ALLOWED_HOSTS in `env`), timeouts, TTL. */
   mcp?: Partial<McpClientSettings>;
+  /** Where skills named in `skills:` are looked up (default: ./.agents/skills, then ~/.agents/skills). */
+  skillFolders?: SkillFolders;
   /** How remote A2A subagents (`a2a_url`) are reached: a2aRemoteAgents() from src/a2a/client. */
   remoteAgents?: RemoteAgentFactory;
   /** Where generate_image saves and inspect_image reads; default `outputs/` in the data directory. */
@@ -229,6 +239,7 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
   let settings: McpClientSettings | undefined;
   // Checked by webSearchProblems above; read once for every grok agent.
   let xaiSearch: XaiSearchSettings | undefined;
+  const skillIssues: ConfigIssue[] = [];
 
   // Resolved only if some dispatch routes by embedding, and once for all of them.
   let sharedEmbedder: Embedder | undefined;
@@ -277,6 +288,14 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
       const search = family === undefined ? undefined : webSearchTool(family);
       if (search) toolList.push(search);
     }
+    const { skills, issues } = agent.skills.length > 0 ? resolveSkills(agent.skills, agent.file, options.skillFolders ?? defaultSkillFolders()) : { skills: [], issues: [] };
+    skillIssues.push(...issues);
+    if (skills.length > 0) {
+      for (const tool of createSkillTools(skills)) {
+        tools.set(tool.name, tool);
+        toolList.push(functionToolOf(tool));
+      }
+    }
     const dispatch = agent.dispatch ? compileDispatch(agent.dispatch, subagents, embedder) : undefined;
     const mcpServers = serverSpecsOf(agent);
     // A dispatching orchestrator offers no tools, so it would never use its servers.
@@ -305,7 +324,7 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
     const compiled: CompiledAgent = {
       name: agent.name,
       description: agent.description,
-      instruction: globalInstruction ? `${globalInstruction}\n\n${agent.instruction}` : agent.instruction,
+      instruction: [globalInstruction, agent.instruction, skills.length > 0 ? skillCatalog(skills) : undefined].filter(Boolean).join('\n\n'),
       modelId,
       model,
       toolSpecs,
@@ -320,12 +339,15 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
       dispatch,
       memoryTools,
       preloadMemory: agent.tools.includes(PRELOAD_MEMORY),
+      codeMode: agent.codeMode,
+      scriptFunctions: undefined,
     };
     agents.set(agent.name, compiled);
     return compiled;
   };
 
   const root = compileAgent(definition.root, modelInheritedFrom(definition.root, DEFAULT_ROOT_MODEL));
+  if (skillIssues.length > 0) throw new SyndicateConfigError(sortIssues(skillIssues));
   const extractionModel =
     definition.memorySystem === 'long-term'
       ? (options.resolveModel ?? resolveModel)(

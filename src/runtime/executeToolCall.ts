@@ -5,6 +5,7 @@ import { errorMessage } from '../core/errors.js';
 import { isTurnFatal } from './errors.js';
 import { delegatedContext, type TurnContext } from './turnContext.js';
 import type { ToolResult } from '../core/tool.js';
+import { isCodeModeTool, runCodeModeTool } from './codeMode/codeModeTools.js';
 
 // Runs one tool call the model asked for. Every outcome short of a turn-ending error comes
 // back as a result the model can read: bad arguments, an unknown tool, a throwing tool,
@@ -12,21 +13,27 @@ import type { ToolResult } from '../core/tool.js';
 
 export type RunSubagent = (turn: TurnContext, agent: CompiledAgent, request: string, depth: number) => Promise<string>;
 
+/** A script's call names the execute_code call it ran in; a model's call has nothing to add. */
+function nesting(call: ModelToolCall): { parentCallId?: string } {
+  return call.parentCallId === undefined ? {} : { parentCallId: call.parentCallId };
+}
+
 async function delegate(turn: TurnContext, parent: CompiledAgent, sub: CompiledAgent, call: ModelToolCall, args: unknown, depth: number, runSubagent: RunSubagent): Promise<ToolResult> {
   const request = (args as { request?: unknown } | null)?.request;
   if (typeof request !== 'string' || request.trim() === '') {
     return { isError: true, output: `To consult ${sub.name}, call it with {"request": "<what you need>"}.` };
   }
-  turn.emit(parent.name, depth, { type: 'delegation-start', to: sub.name, request, callId: call.toolCallId });
+  const parentCallId = nesting(call);
+  turn.emit(parent.name, depth, { type: 'delegation-start', to: sub.name, request, callId: call.toolCallId, ...parentCallId });
   try {
     // Parallel calls of one subagent are told apart by their delegation's id (telemetry needs it).
     const output = await runSubagent(delegatedContext(turn, call.toolCallId), sub, request, depth + 1);
-    turn.emit(parent.name, depth, { type: 'delegation-end', to: sub.name, callId: call.toolCallId, output, isError: false });
+    turn.emit(parent.name, depth, { type: 'delegation-end', to: sub.name, callId: call.toolCallId, output, isError: false, ...parentCallId });
     return { isError: false, output };
   } catch (error) {
     if (isTurnFatal(error, turn.signal)) throw error;
     const output = `${sub.name} failed: ${errorMessage(error)}`;
-    turn.emit(parent.name, depth, { type: 'delegation-end', to: sub.name, callId: call.toolCallId, output, isError: true });
+    turn.emit(parent.name, depth, { type: 'delegation-end', to: sub.name, callId: call.toolCallId, output, isError: true, ...parentCallId });
     return { isError: true, output };
   }
 }
@@ -43,7 +50,7 @@ async function invokeTool(turn: TurnContext, agent: CompiledAgent, call: ModelTo
     return { isError: true, output: `Invalid arguments for ${tool.name}: ${problems.join('; ')}` };
   }
   try {
-    const output = await tool.execute(input.data, { agent: agent.name, turnId: turn.turnId, sessionId: turn.sessionId, signal: turn.signal });
+    const output = await tool.execute(input.data, { agent: agent.name, turnId: turn.turnId, sessionId: turn.sessionId, signal: turn.signal, notes: turn.notes });
     return { isError: false, output: output ?? null };
   } catch (error) {
     if (turn.signal.aborted) throw error;
@@ -58,9 +65,15 @@ export async function executeToolCall(turn: TurnContext, agent: CompiledAgent, c
     if (!args.ok) return { isError: true, output: `Could not consult ${sub.name}: ${args.problem}.` };
     return delegate(turn, agent, sub, call, args.value, depth, runSubagent);
   }
-  turn.emit(agent.name, depth, { type: 'tool-call', tool: call.toolName, callId: call.toolCallId, input: args.ok ? args.value : call.input });
-  const result = args.ok ? await invokeTool(turn, agent, call, args.value) : { isError: true as const, output: `Invalid arguments for ${call.toolName}: ${args.problem}` };
-  turn.emit(agent.name, depth, { type: 'tool-result', tool: call.toolName, callId: call.toolCallId, output: result.output, isError: result.isError });
+  const parentCallId = nesting(call);
+  turn.emit(agent.name, depth, { type: 'tool-call', tool: call.toolName, callId: call.toolCallId, input: args.ok ? args.value : call.input, ...parentCallId });
+  let result: ToolResult;
+  if (!args.ok) result = { isError: true, output: `Invalid arguments for ${call.toolName}: ${args.problem}` };
+  else if (agent.scriptFunctions !== undefined && isCodeModeTool(call.toolName)) {
+    // Each call the script makes comes back through here, as one the model made would.
+    result = await runCodeModeTool(turn, agent, call, args.value, depth, (nestedTurn, nested) => executeToolCall(nestedTurn, agent, nested, depth, runSubagent));
+  } else result = await invokeTool(turn, agent, call, args.value);
+  turn.emit(agent.name, depth, { type: 'tool-result', tool: call.toolName, callId: call.toolCallId, output: result.output, isError: result.isError, ...parentCallId });
   return result;
 }
 

@@ -13,6 +13,14 @@ export interface TurnRecord {
   awaiting?: string;
   /** Where each remote agent's conversation stood at the end of the turn, by the agent's name. */
   remoteConversations?: Map<string, RemoteConversation>;
+  /** Skills activated in the turn (activate_skill): their instructions stay in view of the agent that loaded them. */
+  skills?: ActivatedSkill[];
+}
+
+export interface ActivatedSkill {
+  agent: string;
+  name: string;
+  instructions: string;
 }
 
 export interface RemoteConversation {
@@ -31,11 +39,20 @@ export const DEFAULT_PROJECTION_LIMITS: ProjectionLimits = { maxChars: 40_000, m
 function turnChars(turn: TurnRecord): number {
   let chars = turn.input.length;
   for (const entry of turn.entries) chars += entry.text.length + entry.agent.length + 4;
+  for (const skill of turn.skills ?? []) chars += skill.instructions.length + skill.name.length + 24;
   return chars;
 }
 
+/** Unlike other tool payloads, a skill's instructions survive: they go on steering the agent that loaded them. */
+function skillsLoaded(turn: TurnRecord, agent: string): string {
+  return (turn.skills ?? [])
+    .filter((skill) => skill.agent === agent)
+    .map((skill) => `[skill ${skill.name}, loaded in this turn]:\n${skill.instructions}\n\n`)
+    .join('');
+}
+
 function projectTurn(turn: TurnRecord, agent: string, out: LanguageModelV3Message[]): void {
-  let pending = turn.input;
+  let pending = `${skillsLoaded(turn, agent)}${turn.input}`;
   for (const entry of turn.entries) {
     if (entry.agent === agent) {
       out.push({ role: 'user', content: [{ type: 'text', text: pending }] });

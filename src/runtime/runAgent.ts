@@ -9,6 +9,7 @@ import { projectTranscript } from './projectTranscript.js';
 import { parseStructuredOutput } from './structuredOutput.js';
 import type { TurnContext } from './turnContext.js';
 import { runDispatch } from './runDispatch.js';
+import { inCodeMode } from './codeMode/codeModeTools.js';
 import { ASK_USER, UserInputRequired } from '../tools/builtin/askUser.js';
 import type { ToolResult } from '../core/tool.js';
 import type { ModelToolCall } from './callModel.js';
@@ -158,7 +159,8 @@ export async function runAgent(turn: TurnContext, declared: CompiledAgent, input
   if (declared.remote) return declared.remote.run(turn, input, depth);
   const described = await withRemoteDescriptions(turn, declared, depth);
   if (described.dispatch) return runDispatch(turn, described, input, depth, runAgent);
-  const agent = withMemoryTools(turn, await withMcpTools(turn, described, depth), depth);
+  const equipped = withMemoryTools(turn, await withMcpTools(turn, described, depth), depth);
+  const agent = equipped.codeMode ? inCodeMode(equipped) : equipped;
   const prompt: LanguageModelV3Message[] = [systemPrompt(turn, agent)];
   if (agent.includeHistory && turn.history.length > 0) prompt.push(...projectTranscript(turn.history, agent.name));
   prompt.push({ role: 'user', content: await requestContent(turn, agent, input, depth) });

@@ -9,6 +9,7 @@ import { isPersisted, type TurnEvent, type TurnEventBody, type TurnObserver, typ
 import { createEventChannel } from './eventChannel.js';
 import { checkDeadline, deadlineError, turnSignal } from './deadline.js';
 import { runAgent } from './runAgent.js';
+import { sessionTurnEnded, sessionTurnStarted } from './sessionActivity.js';
 import { loadSessionHistory, recordAppended } from './sessionHistory.js';
 import type { TurnContext } from './turnContext.js';
 import type { TurnRecord } from './projectTranscript.js';
@@ -109,6 +110,7 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     memory: options.memory,
     history: NO_HISTORY,
     now: options.now?.() ?? new Date(),
+    notes: persist ? store.notes : undefined,
     delegationId: undefined,
     emit(agent: string, depth: number, body: TurnEventBody) {
       // `this`: the context of the run emitting, which carries its delegation's id.
@@ -126,6 +128,7 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     },
   };
 
+  if (persist) sessionTurnStarted(store, sessionId);
   let status: TurnStatus = 'completed';
   let output = '';
   let failure: string | undefined;
@@ -157,6 +160,14 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     }
   } finally {
     clearDeadline();
+  }
+  if (persist && sessionTurnEnded(store, sessionId)) {
+    // Working notes last while the session has a turn running; the last one to end clears them.
+    try {
+      await store.notes.clear(sessionId);
+    } catch (error) {
+      turn.emit(root.name, 0, { type: 'warning', message: `the session's scratchpad notes could not be cleared: ${errorMessage(error)}` });
+    }
   }
   // turn-end is stored with the last batch but shown only after that batch commits, so a
   // listener never sees a turn as finished that the store does not have.

@@ -1,6 +1,7 @@
 import type { Store, StoredEvent } from '../store/store.js';
 import type { TurnEvent } from '../core/events.js';
 import { DEFAULT_PROJECTION_LIMITS, type TurnRecord } from './projectTranscript.js';
+import { ACTIVATE_SKILL } from '../tools/skills/skillTools.js';
 
 // The recent turns of a session, rebuilt from its stored events. Each turn reads only the
 // events appended since the last read (by this or any other process), so the cost per
@@ -17,7 +18,7 @@ const cache = new WeakMap<Store, Map<string, CachedSession>>();
 /** The turn as it reads once its question is withdrawn: nobody awaits an answer, no remote task waits for one. */
 function withdrawn(turn: TurnRecord): TurnRecord {
   const remoteConversations = turn.remoteConversations && new Map([...turn.remoteConversations].map(([agent, { contextId }]) => [agent, { contextId, waitingTaskId: '' }]));
-  return { turnId: turn.turnId, input: turn.input, entries: turn.entries, remoteConversations };
+  return { turnId: turn.turnId, input: turn.input, entries: turn.entries, remoteConversations, skills: turn.skills };
 }
 
 /** The session's last turn when it ended on a question nobody has answered or withdrawn yet. */
@@ -40,6 +41,12 @@ function applyEvents(session: CachedSession, events: readonly StoredEvent[]): vo
       const turn = session.turns[session.turns.length - 1];
       // The asking agent stored its question as its message just before the turn ended.
       if (turn?.turnId === event.turnId) turn.awaiting = turn.entries.findLast((entry) => entry.text === event.output)?.agent;
+    } else if (event.type === 'tool-result' && event.tool === ACTIVATE_SKILL && !event.isError) {
+      const turn = session.turns[session.turns.length - 1];
+      const output = event.output as { skill?: unknown; instructions?: unknown } | null;
+      if (turn?.turnId === event.turnId && typeof output?.skill === 'string' && typeof output.instructions === 'string') {
+        (turn.skills ??= []).push({ agent: event.agent, name: output.skill, instructions: output.instructions });
+      }
     } else if (event.type === 'remote-conversation') {
       const turn = session.turns[session.turns.length - 1];
       if (turn?.turnId === event.turnId) (turn.remoteConversations ??= new Map()).set(event.agent, { contextId: event.contextId, waitingTaskId: event.waitingTaskId });

@@ -3,6 +3,7 @@ import type { CompiledSyndicate } from './compileSyndicate.js';
 import type { TurnEventBody } from '../core/events.js';
 import type { TurnRecord } from './projectTranscript.js';
 import type { TurnMemory } from '../memory/turnMemory.js';
+import type { SessionNotes } from '../core/notes.js';
 
 /** What every part of one running turn shares. */
 export interface TurnContext {
@@ -20,6 +21,8 @@ export interface TurnContext {
   history: readonly TurnRecord[];
   /** The turn's clock reading, for `{{current_date}}`. */
   now: Date;
+  /** The session's scratchpad (the store's notes); undefined when the turn keeps no session. */
+  notes: SessionNotes | undefined;
   /** The callId of the delegation this run serves (undefined for the root agent): stamped on its events. */
   delegationId: string | undefined;
   emit(agent: string, depth: number, body: TurnEventBody): void;
@@ -42,7 +45,27 @@ export function delegatedContext(turn: TurnContext, delegationId: string): TurnC
     memory: turn.memory,
     history: turn.history,
     now: turn.now,
+    notes: turn.notes,
     delegationId,
+    emit: turn.emit,
+    flush: turn.flush,
+  };
+}
+
+/** The same run under a narrower signal: a code-mode script's calls stop when the script ends. */
+export function contextWithSignal(turn: TurnContext, signal: AbortSignal): TurnContext {
+  return {
+    turnId: turn.turnId,
+    sessionId: turn.sessionId,
+    syndicate: turn.syndicate,
+    signal,
+    retry: turn.retry,
+    stream: turn.stream,
+    memory: turn.memory,
+    history: turn.history,
+    now: turn.now,
+    notes: turn.notes,
+    delegationId: turn.delegationId,
     emit: turn.emit,
     flush: turn.flush,
   };

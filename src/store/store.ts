@@ -1,6 +1,7 @@
 import type { ModelCallOutcome, TurnEvent, TurnStatus } from '../core/events.js';
 import type { DocumentStorage } from './documents.js';
 import type { FactStore } from './facts.js';
+import type { SessionNotes } from '../core/notes.js';
 import type { TaskRecords } from './tasks.js';
 
 // The storage boundary. Every method is async so a network database (PostgreSQL) can
@@ -94,5 +95,7 @@ export interface Store {
   readonly documents: DocumentStorage;
   /** Long-term facts, scoped to one memory silo per call. */
   readonly facts: FactStore;
+  /** The scratchpad: a session's working notes (store/notes.ts), cleared when it goes idle. */
+  readonly notes: SessionNotes;
   close(): Promise<void>;
 }

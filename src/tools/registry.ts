@@ -4,6 +4,7 @@ import { calculator } from './builtin/calculator.js';
 import { currentTime } from './builtin/currentTime.js';
 import { textStats } from './builtin/textStats.js';
 import { webExtract } from './builtin/webExtract.js';
+import { appendTmp, readTmp, writeTmp } from './builtin/scratchpad.js';
 
 export type ToolRegistry = ReadonlyMap<string, AnyTool>;
 
@@ -16,4 +17,4 @@ export function createToolRegistry(tools: readonly AnyTool[]): ToolRegistry {
   return registry;
 }
 
-export const builtinTools: ToolRegistry = createToolRegistry([calculator, currentTime, textStats, askUser, webExtract]);
+export const builtinTools: ToolRegistry = createToolRegistry([calculator, currentTime, textStats, askUser, webExtract, writeTmp, appendTmp, readTmp]);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createTracePrinter } from '../../src/cli/eventPrinter.js';
 import { createStyle } from '../../src/cli/terminal.js';
 import type { TurnEvent } from '../../src/core/events.js';
+import { agent, collect, compile } from '../runtime/fixtures.js';
 
 // What a transcript shows of the events a turn leaves behind it.
 
@@ -48,5 +49,31 @@ describe('the live printer', () => {
     for (const event of [...turn('Hi', 'Hello.'), ...turn('Again', 'Hello again.')]) printer.print(event);
 
     expect(out).toBe('Tutor:\nHello.\nTutor:\nHello again.\n');
+  });
+});
+
+describe('the live printer in code mode', () => {
+  it('shows the calls a script makes, and the runs they start, one level under its execute_code call', async () => {
+    const code = "const split = await calculator({ expression: '4800 / 12' });\nreturn await Advisor({ request: 'Lisbon?' }) + split.result;";
+    const root = agent('Planner', {
+      codeMode: true,
+      tools: ['calculator'],
+      subagents: [agent('Advisor', { tools: ['calculator'], script: [{ tool_calls: [{ tool: 'calculator', args: { expression: '2 * 3' } }] }, { reply: 'Fine.' }] })],
+      script: [{ tool_calls: [{ tool: 'execute_code', args: { code } }] }, { reply: 'Planned.' }],
+    });
+    const events = await collect(compile(root), { input: 'plan' });
+    let out = '';
+    const printer = createTracePrinter((text) => void (out += text), createStyle(false), 'live');
+
+    for (const event of events) printer.print(event);
+
+    const lines = out.split('\n');
+    const at = (prefix: string): string => lines.find((text) => text.trimStart().startsWith(prefix)) ?? `(no line starting ${prefix})`;
+    expect(at('⚙ Planner calls execute_code')).toMatch(/^⚙/);
+    expect(at('⚙ Planner calls calculator')).toMatch(/^ {2}⚙/);
+    expect(at('→ Planner consults Advisor')).toMatch(/^ {2}→/);
+    expect(at('⚙ Advisor calls calculator')).toMatch(/^ {4}⚙/);
+    expect(at('← Advisor answered')).toMatch(/^ {2}←/);
+    expect(at('↳ execute_code')).toMatch(/^↳/);
   });
 });

@@ -3,6 +3,7 @@ import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { describeStoreConformance } from './conformance.js';
 import { describeDocumentStorageConformance } from './documentsConformance.js';
 import { describeFactStoreConformance } from './factsConformance.js';
+import { describeSessionNotesConformance } from './notesConformance.js';
 import { POSTGRES_TESTS, usePostgresDatabase } from './postgresCluster.js';
 import { describeTaskRecordsConformance } from './tasksConformance.js';
 
@@ -15,4 +16,5 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
   describeTaskRecordsConformance('postgres', open);
   describeFactStoreConformance('postgres', open);
   describeDocumentStorageConformance('postgres', open);
+  describeSessionNotesConformance('postgres', open);
 });

@@ -358,3 +358,28 @@ describe('tracing observer: off the turn', () => {
     expect(errors.map((error) => (error as Error).message)).toEqual(['the processor broke']);
   });
 });
+
+describe('tracing observer: code mode', () => {
+  it('nests the tool calls and delegations a script makes under its execute_code span', async () => {
+    const tracing = memoryTracing();
+    const code = "const split = await calculator({ expression: '4800 / 12' });\nreturn await Advisor({ request: 'Lisbon?' }) + split.result;";
+    const root = agent('Planner', {
+      codeMode: true,
+      tools: ['calculator'],
+      subagents: [agent('Advisor')],
+      script: [{ tool_calls: [{ tool: 'execute_code', args: { code } }] }, { reply: 'Planned.' }],
+    });
+
+    await collect(compile(root), { input: 'plan', observers: [tracing.observer] });
+
+    expect(renderTree(nodesOf(tracing.spans()))).toEqual([
+      'invoke_agent Planner',
+      '  chat scripted',
+      '  chat scripted',
+      '  execute_tool execute_code',
+      '    execute_tool calculator',
+      '    invoke_agent Advisor',
+      '      chat scripted',
+    ]);
+  });
+});

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { connectError, describeAddress, poolConfig, serverAddress, type PostgresStoreOptions, type ServerAddress } from './connection.js';
 import { DOCUMENTS_MIGRATION } from './documentsSchema.js';
 import { FACTS_MIGRATION } from './factsSchema.js';
+import { NOTES_MIGRATION } from './notesSchema.js';
 import { TASK_LEASES_MIGRATION } from './tasksSchema.js';
 
 // Migration i moves the schema from version i to i + 1; syndicate_schema records each one applied.
@@ -69,6 +70,7 @@ const MIGRATIONS: readonly string[] = [
   FACTS_MIGRATION,
   DOCUMENTS_MIGRATION,
   TASK_LEASES_MIGRATION,
+  NOTES_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

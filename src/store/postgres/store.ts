@@ -3,6 +3,7 @@ import type { ReadEventsOptions, SessionRecord, Store, StoredEvent, UsageQuery, 
 import { createDb, type Db, type PostgresStoreOptions } from './connection.js';
 import { createPostgresDocuments } from './documents.js';
 import { createPostgresFacts } from './facts.js';
+import { createPostgresNotes } from './notes.js';
 import { migrate } from './schema.js';
 import { createPostgresTasks } from './tasks.js';
 
@@ -136,6 +137,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     tasks: createPostgresTasks(db),
     facts: createPostgresFacts(db),
     documents: createPostgresDocuments(db),
+    notes: createPostgresNotes(db),
     close(): Promise<void> {
       closing ??= db.end();
       return closing;

@@ -7,6 +7,7 @@ import { createSqliteDocuments } from './documents.js';
 import { createSqliteFacts } from './facts.js';
 import type { JournalBatch } from './journal.js';
 import { startJournalIngest, type JournalIngest } from './journalIngest.js';
+import { createSqliteNotes } from './notes.js';
 import { createSqliteTasks } from './tasks.js';
 
 export interface SqliteStoreOptions {
@@ -310,6 +311,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       flush,
     }),
     facts: createSqliteFacts(db, () => checkpointer.committed()),
+    notes: createSqliteNotes(db),
     async openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> {
       if (options?.isNew) return createSession(id, syndicate);
       // Read first: a session is opened once per turn and almost always exists already, and a read

@@ -122,8 +122,9 @@ function openAgent(turn: TurnTrace, agent: string, depth: number, at: number, pa
   return { agent, depth, span, modelKnown: false, routed: undefined, text: '', reasoning: '' };
 }
 
-function openChild(turn: TurnTrace, parent: AgentFrame, agent: string, at: number): AgentFrame {
-  const frame = openAgent(turn, agent, parent.depth + 1, at, parent.span.spanContext());
+/** `under`: the span to hang it from when not its parent agent's (a code-mode script's execute_code call). */
+function openChild(turn: TurnTrace, parent: AgentFrame, agent: string, at: number, under?: RecordedSpan): AgentFrame {
+  const frame = openAgent(turn, agent, parent.depth + 1, at, (under ?? parent.span).spanContext());
   (turn.open[frame.depth] ??= []).push(frame);
   return frame;
 }
@@ -161,7 +162,7 @@ function fail(span: RecordedSpan, errorType: string, message: string): void {
 }
 
 function startDelegation(turn: TurnTrace, root: AgentFrame, event: TurnEventOf<'delegation-start'>): void {
-  const child = openChild(turn, frameOf(turn, root, event), event.to, event.at);
+  const child = openChild(turn, frameOf(turn, root, event), event.to, event.at, scriptSpan(turn, event.parentCallId));
   if (turn.settings.capture) child.span.attributes[ATTR.inputMessages] = messagesJson('user', event.request);
   turn.delegations.set(event.callId, child);
 }
@@ -184,6 +185,11 @@ function startRoute(turn: TurnTrace, root: AgentFrame, event: TurnEventOf<'route
   dispatcher.routed = openChild(turn, dispatcher, event.route, event.at);
 }
 
+/** The execute_code span a code-mode script's call belongs under, while it is open. */
+function scriptSpan(turn: TurnTrace, parentCallId: string | undefined): RecordedSpan | undefined {
+  return parentCallId === undefined ? undefined : turn.tools.get(parentCallId);
+}
+
 function startTool(turn: TurnTrace, root: AgentFrame, event: TurnEventOf<'tool-call'>): void {
   const attributes: Attributes = {
     [ATTR.operation]: OPERATION.executeTool,
@@ -192,7 +198,7 @@ function startTool(turn: TurnTrace, root: AgentFrame, event: TurnEventOf<'tool-c
     [ATTR.toolType]: 'function',
   };
   if (turn.settings.capture) attributes[ATTR.toolArguments] = contentString(event.input);
-  const parent = frameOf(turn, root, event).span.spanContext();
+  const parent = (scriptSpan(turn, event.parentCallId) ?? frameOf(turn, root, event).span).spanContext();
   turn.tools.set(event.callId, startSpan(turn, `${OPERATION.executeTool} ${event.tool}`, SpanKind.INTERNAL, attributes, event.at, parent));
 }
 

@@ -1,0 +1,62 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { formatIssue } from '../config/errors.js';
+import { loadSkill } from '../tools/skills/loadSkill.js';
+import { defaultSkillFolders } from '../tools/skills/resolveSkills.js';
+import { addSkill, lockfileOf } from '../tools/skills/lockfile.js';
+import { ExitCode } from './exitCodes.js';
+import { colourEnabled, createStyle } from './terminal.js';
+
+/** `skills validate <folder>`: prints `ok  <name>  <hash>` or every issue as file:line:col. */
+export function validateSkill(folder: string): number {
+  const style = createStyle(colourEnabled(process.stdout, process.env));
+  const loaded = loadSkill(folder);
+  if (loaded.ok) {
+    process.stdout.write(`${style.green('ok')}  ${loaded.skill.name}  ${loaded.skill.hash}\n`);
+    return ExitCode.ok;
+  }
+  process.stdout.write(`${style.red('error')}  ${folder}\n${loaded.issues.map(formatIssue).join('\n')}\n`);
+  return ExitCode.failed;
+}
+
+/** `skills list`: the skills of the project's .agents/skills/, then the user's, each checked. */
+export function listSkills(): number {
+  const style = createStyle(colourEnabled(process.stdout, process.env));
+  const folders = defaultSkillFolders();
+  let valid = true;
+  for (const [label, root] of [['project', folders.project], ['user', folders.user]] as const) {
+    const entries = existsSync(root) ? readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory() || entry.isSymbolicLink()) : [];
+    if (entries.length === 0) {
+      process.stdout.write(`${style.dim(`${label}: no skills in ${root}`)}\n`);
+      continue;
+    }
+    process.stdout.write(`${style.bold(`${label}`)} ${style.dim(root)}\n`);
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const loaded = loadSkill(path.join(root, entry.name));
+      if (loaded.ok) process.stdout.write(`  ${loaded.skill.name}: ${loaded.skill.description}\n`);
+      else {
+        valid = false;
+        process.stdout.write(`  ${style.red(entry.name)}: ${loaded.issues.map(formatIssue).join('; ')}\n`);
+      }
+    }
+  }
+  return valid ? ExitCode.ok : ExitCode.failed;
+}
+
+/** `skills add <folder>`: copies a valid skill into the project's .agents/skills/ and pins its hash in the lockfile. */
+export function addSkillCommand(folder: string): number {
+  const style = createStyle(colourEnabled(process.stdout, process.env));
+  if (/\.(tgz|tar\.gz)$/.test(folder)) {
+    process.stderr.write(`error: ${folder}: adding a .tgz is not supported yet: unpack it and add the skill's folder\n`);
+    return ExitCode.usage;
+  }
+  const loaded = loadSkill(folder);
+  if (!loaded.ok) {
+    process.stdout.write(`${style.red('error')}  ${folder}\n${loaded.issues.map(formatIssue).join('\n')}\n`);
+    return ExitCode.failed;
+  }
+  const { project } = defaultSkillFolders();
+  const added = addSkill(loaded.skill, project);
+  process.stdout.write(`${style.green('added')}  ${added.name}  ${added.hash}  ${style.dim(`to ${added.dir}, pinned in ${lockfileOf(project)}`)}\n`);
+  return ExitCode.ok;
+}
