@@ -483,6 +483,31 @@ function printed(child: ChildProcess, line: string): Promise<void> {
   });
 }
 
+/**
+ * Takes the write lock while `writer` keeps committing: its write thread leaves gaps too short for
+ * a busy handler's sleeps to hit when the machine is loaded, so the writer is frozen for each try.
+ */
+async function lockWhileWriterCommits(db: Database.Database, writer: ChildProcess): Promise<void> {
+  db.pragma('busy_timeout = 0');
+  for (;;) {
+    writer.kill('SIGSTOP');
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    } finally {
+      writer.kill('SIGCONT');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Resolves once `condition` holds, checking every 20 ms; the test's own timeout bounds the wait. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 describe('SQLite store durability', () => {
   beforeAll(() => {
     if (!existsSync(compiledStore)) {
@@ -584,26 +609,15 @@ describe('SQLite store durability', () => {
     const blocker = new Database(path);
     const child = spawn(process.execPath, [childScript, path, 'ordered', 'batch'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const killed = new Promise((resolve) => child.on('exit', resolve));
-    // Once the writer is up, the database is locked: its batches stay journaled, one journal per
-    // attempt to move them, until it is killed.
-    await new Promise<void>((resolve) => {
-      let reported = 0;
-      let lockedAt: number | undefined;
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        reported = Number(chunk.trim().split('\n').pop());
-        if (reported >= 100 && lockedAt === undefined) {
-          lockedAt = Number.POSITIVE_INFINITY;
-          setTimeout(() => {
-            blocker.exec('BEGIN IMMEDIATE');
-            lockedAt = reported;
-          }, 300);
-        }
-        if (reported >= (lockedAt ?? Number.POSITIVE_INFINITY) + 1_500) {
-          child.kill('SIGKILL');
-          resolve();
-        }
-      });
-    });
+    try {
+      // Once the writer is up, the database is locked: its batches stay journaled, one journal per
+      // attempt to move them, until it is killed with several journals left.
+      await printed(child, '100');
+      await lockWhileWriterCommits(blocker, child);
+      await until(() => readdirSync(journalDir(path)).filter((file) => file.endsWith('.journal')).length >= 3);
+    } finally {
+      child.kill('SIGKILL');
+    }
     await killed;
     const left = readdirSync(journalDir(path)).filter((file) => file.endsWith('.journal'));
     blocker.exec('ROLLBACK');
@@ -611,7 +625,7 @@ describe('SQLite store durability', () => {
 
     const store = openSqliteStore(path);
     try {
-      expect(left.length).toBeGreaterThanOrEqual(2);
+      expect(left.length).toBeGreaterThanOrEqual(3);
       const stored = await store.readEvents('ordered');
       const batches = [...new Set(stored.map(({ event }) => event.turnId))];
       expect(batches).toStrictEqual(batches.map((_, index) => `batch-${index + 1}`));
