@@ -541,8 +541,8 @@ function slug(s: string): string {
 
 const OPENERS = ['', '', '', '', 'Oh, and ', 'FYI ', 'btw ', 'So, ', 'Just so you know, ', 'Random one: ', 'Note to self: ', 'ok so ', "Not sure if I mentioned it, but "];
 const CLOSERS = ['', '', '', '', ' lol', ', if that matters', ', just so you have it', ' (long story)', ', for the record', ', anyway'];
-const PLAIN_CORRECTIONS = ['Actually, {fix}', 'Scratch that, {fix}', 'Correction: {fix}', 'Update: {fix}', 'Hmm, I told you wrong before. {Fix}', 'Small change: {fix}', 'oops, {fix}, sorry', 'Wait, {fix}'];
-const OLD_NAMING_CORRECTIONS = ['I was wrong about {old}: {fix}', '{Fix}, not {old}', 'No, not {old}. {Fix}', 'Forget {old}, {fix}', '{Fix} now, it used to be {old}', 'I said {old} earlier but that was a mistake, {fix}'];
+const PLAIN_CORRECTIONS = ['Actually, {fix}', 'Scratch that, {fix}', 'Correction: {fix}', 'Update: {fix}', 'Hmm, I told you wrong before. {Fix}', 'Small change: {fix}', 'oops, {fix}, sorry', 'Wait, {fix}', 'I got the {hint} wrong, {fix}', 'Let me fix something: {fix}'];
+const OLD_NAMING_CORRECTIONS = ['I was wrong about {old}: {fix}', '{Fix}, not {old}', 'No, not {old}. {Fix}', 'Forget {old}, {fix}', '{Fix} now, it used to be {old}', 'I said {old} earlier but that was a mistake, {fix}', "{old}? No, that's old news. {Fix}"];
 const SLOPPY_KEYS = ['misc', 'personal', 'note', 'me', 'info'];
 
 const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
@@ -617,7 +617,8 @@ function correction(c: SiloCtx, s: Slot, value: string, old: string): Draft {
     const fix = fill(pick(c.r, s.spec.fix), s.entity, value);
     const namesOld = style < 0.6;
     const frame = pick(c.r, namesOld ? OLD_NAMING_CORRECTIONS : PLAIN_CORRECTIONS);
-    text = `${fill(frame, s.entity, value, old).replaceAll('{Fix}', capitalise(fix)).replaceAll('{fix}', fix)}.`;
+    const framed = fill(frame, s.entity, value, old).replaceAll('{hint}', s.spec.hint).replaceAll('{Fix}', capitalise(fix)).replaceAll('{fix}', fix);
+    text = `${capitalise(framed)}.`;
     if (namesOld) s.classes.add('correction-names-old-value');
   }
   return draft(c, s, text, value, 'correction', chance(c.r, 0.8) ? 'CORRECTION' : (s.spec.tag ?? 'FACT'));
