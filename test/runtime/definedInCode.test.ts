@@ -53,6 +53,14 @@ describe('syndicates defined in code', () => {
     expect(syndicate.root.modelId).toBe('acme-1');
   });
 
+  it('distils long-term memory with the root’s model object when no extraction model is named', () => {
+    const model = customModel('ok');
+
+    const syndicate = compileSyndicate(defineSyndicate(defineAgent('Tutor', { model }), { memorySystem: 'long-term' }));
+
+    expect(syndicate.extractionModel).toBe(model);
+  });
+
   it('runs every agent on the scripted model offline, model objects too', async () => {
     const model = customModel('never called');
     const syndicate = compileSyndicate(defineSyndicate(defineAgent('Greeter', { model })), { offline: true });
