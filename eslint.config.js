@@ -36,7 +36,6 @@ function layerRules() {
   LAYERS.forEach((layer, layerIndex) => {
     for (const folder of layer) {
       const forbidden = forbiddenFor(layerIndex, folder);
-      if (forbidden.length === 0) continue;
       const below = LAYERS.slice(layerIndex + 1).flat();
       for (let depth = 1; depth <= MAX_DEPTH; depth++) {
         const up = '../'.repeat(depth);
@@ -47,10 +46,14 @@ function layerRules() {
             'no-restricted-imports': [
               'error',
               {
-                patterns: forbidden.map((name) => ({
-                  group: [`${up}${name}/**`],
-                  message: message.replace('{this folder}', `${name}/`),
-                })),
+                patterns: [
+                  ...forbidden.map((name) => ({
+                    group: [`${up}${name}/**`],
+                    message: message.replace('{this folder}', `${name}/`),
+                  })),
+                  // The package's entry points sit above every layer: importing one from inside would make a cycle.
+                  { group: [`${up}index.js`, `${up}exports/**`], message: `${folder}/ may not import the package's entry points (src/index.ts, src/exports/): import the module itself.` },
+                ],
               },
             ],
             'no-restricted-syntax': [

@@ -67,6 +67,7 @@ function agentFields(agent: OrchestratorConfig | SubagentConfig, file: string, f
     instruction: agent.instruction ?? '',
     globalInstruction: agent.globalInstruction,
     tools: (agent.tools ?? []).map(currentToolName),
+    customTools: [],
     generateContentConfig: agent.generateContentConfig ?? {},
     outputSchema: agent.outputSchema,
     mcpServerUrl: agent.mcp_server_url,

@@ -1,4 +1,5 @@
-import type { JSONSchema7 } from '@ai-sdk/provider';
+import type { JSONSchema7, LanguageModelV3 } from '@ai-sdk/provider';
+import type { AnyTool } from '../core/tool.js';
 import type { ConfigIssue } from './errors.js';
 import type { DispatchConfig, GenerateContentConfig, McpServerConfig, MemorySystem, ScriptStep, VariableValue } from './schema.js';
 
@@ -18,11 +19,14 @@ export interface AgentDefinition {
   name: string;
   /** '' on a remote agent whose file gives none: the remote card's description is offered instead. */
   description: string;
-  /** Undefined means "inherit the parent's model". */
-  model: string | undefined;
+  /** A model id, or (in code) any AI SDK language model. Undefined means "inherit the parent's model". */
+  model: string | LanguageModelV3 | undefined;
   instruction: string;
   globalInstruction: string | undefined;
+  /** Tool names: built-ins, the program's registry, and `customTools`. */
   tools: string[];
+  /** Tools defined in code for this agent (defineAgent's tool objects); their names are in `tools` too. */
+  customTools: AnyTool[];
   generateContentConfig: GenerateContentConfig;
   outputSchema: JSONSchema7 | undefined;
   /** `mcp_server_url`: one MCP server over Streamable HTTP (or HTTP+SSE); its tools are named after the server's own name. */

@@ -23,7 +23,7 @@ import { createAgentMcpTools, type AgentMcpTools } from '../tools/mcp/agentMcpTo
 import { serverSpecsOf } from '../tools/mcp/serverSpec.js';
 import { mcpSettings, type McpClientSettings } from '../tools/mcp/settings.js';
 import type { AnyTool } from '../core/tool.js';
-import { agentModelId, DEFAULT_ROOT_MODEL, modelInheritedFrom, type ModelChoice } from './agentModel.js';
+import { agentModel, DEFAULT_ROOT_MODEL, modelFamily, modelInheritedFrom, modelLabel, type AgentModel, type ModelChoice } from './agentModel.js';
 import { placedAgents, webSearchProblems } from './webSearchProblems.js';
 import { MEMORY_TOOL_NAMES, PRELOAD_MEMORY } from '../config/memoryTools.js';
 import type { RemoteConversation } from './projectTranscript.js';
@@ -228,8 +228,8 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
   const registry = options.tools ?? builtinTools;
   // Checked in tree order before any agent compiles: subagents compile first, so resolving would blame
   // a subagent for the model its parent (or the override) names.
-  const unknown = options.resolveModel ? undefined : placedAgents(definition, options).find(({ modelId }) => parseModelId(modelId) === undefined);
-  if (unknown) throw unknownModelError(unknown.modelId, unknown.agent.name);
+  const unknown = options.resolveModel ? undefined : placedAgents(definition, options).find(({ model }) => typeof model === 'string' && parseModelId(model) === undefined);
+  if (unknown) throw unknownModelError(modelLabel(unknown.model), unknown.agent.name);
   const problems = webSearchProblems(definition, options);
   if (problems.length > 0) throw new SyndicateConfigError(problems);
   const agents = new Map<string, CompiledAgent>();
@@ -253,9 +253,10 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
     return undefined;
   };
 
-  const compileAgent = (agent: AgentDefinition, inheritedModel: string): CompiledAgent => {
-    const modelId = agentModelId(agent, inheritedModel, options);
-    const family = parseModelId(modelId)?.family;
+  const compileAgent = (agent: AgentDefinition, inheritedModel: AgentModel): CompiledAgent => {
+    const chosen = agentModel(agent, inheritedModel, options);
+    const modelId = modelLabel(chosen);
+    const family = modelFamily(chosen);
     // Before the subagents, so that warnings come in tree order.
     const mapped = settingsFor(agent, family);
     warnings.push(...mapped.warnings.map((warning) => `Agent '${agent.name}': ${warning}`));
@@ -268,7 +269,7 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
         if (name !== PRELOAD_MEMORY) memoryTools.push(name);
         continue;
       }
-      const tool = registry.get(name) ?? imageTool(name, agent.name, modelId, () => model);
+      const tool = agent.customTools.find((own) => own.name === name) ?? registry.get(name) ?? imageTool(name, agent.name, modelId, () => model);
       if (tool) {
         tools.set(name, tool);
         toolList.push(functionToolOf(tool));
@@ -282,6 +283,10 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
       if (XAI_ONLY_TOOLS.includes(name)) {
         // The scripted model stands in for any model, so offline runs of a grok file stay quiet.
         if (family !== 'scripted') warnings.push(`Agent '${agent.name}': ${name} has no effect on ${modelId}: it is xAI's own search, on grok-* models only — remove it or use a grok model`);
+        continue;
+      }
+      if (typeof chosen !== 'string') {
+        warnings.push(`Agent '${agent.name}': ${name} has no effect on its model given in code (${modelId}): provider search needs a model id such as gpt-4o, or define a ${name} tool of your own`);
         continue;
       }
       // Undefined for the scripted model, which never searches; webSearchProblems refused the rest.
@@ -303,18 +308,22 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
     const mcp = mcpServers.length > 0 && !dispatch ? createAgentMcpTools(mcpServers, (settings ??= mcpSettings(options.mcp, options.env))) : undefined;
     const subagentList = [...subagents.values()].map((sub) => ({ name: sub.name, description: sub.description }));
     const script = options.scripts?.[agent.name] ?? agent.script ?? options.scripts?.['*'];
-    const model = (options.resolveModel ?? resolveModel)(
-      modelId,
-      {
-        agentName: agent.name,
-        subagents: dispatch ? [] : subagentList,
-        script,
-        classifier: dispatch ? { routes: subagentList, routeKey: dispatch.routeKey, reasonKey: dispatch.reasonKey } : undefined,
-        webSearch: toolList.some((tool) => tool.type === 'provider'),
-      },
-      options.env,
-      options.providers,
-    );
+    // A model object given in code is used as it is; an id is resolved to its provider's model.
+    const model =
+      typeof chosen !== 'string'
+        ? chosen
+        : (options.resolveModel ?? resolveModel)(
+            chosen,
+            {
+              agentName: agent.name,
+              subagents: dispatch ? [] : subagentList,
+              script,
+              classifier: dispatch ? { routes: subagentList, routeKey: dispatch.routeKey, reasonKey: dispatch.reasonKey } : undefined,
+              webSearch: toolList.some((tool) => tool.type === 'provider'),
+            },
+            options.env,
+            options.providers,
+          );
     const toolSpecs: CompiledAgent['toolSpecs'] = dispatch
       ? []
       : [
@@ -348,15 +357,18 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
 
   const root = compileAgent(definition.root, modelInheritedFrom(definition.root, DEFAULT_ROOT_MODEL));
   if (skillIssues.length > 0) throw new SyndicateConfigError(sortIssues(skillIssues));
+  const extraction: AgentModel = options.offline ? 'scripted' : (options.modelOverride ?? definition.memoryExtractionModel ?? agentModel(definition.root, DEFAULT_ROOT_MODEL, options));
   const extractionModel =
-    definition.memorySystem === 'long-term'
-      ? (options.resolveModel ?? resolveModel)(
-          options.offline ? 'scripted' : (options.modelOverride ?? definition.memoryExtractionModel ?? root.modelId),
-          { agentName: EXTRACTION_AGENT, subagents: [], script: [...(options.scripts?.[EXTRACTION_AGENT] ?? []), ...NO_FACTS] },
-          options.env,
-          options.providers,
-        )
-      : undefined;
+    definition.memorySystem !== 'long-term'
+      ? undefined
+      : typeof extraction !== 'string'
+        ? extraction
+        : (options.resolveModel ?? resolveModel)(
+            extraction,
+            { agentName: EXTRACTION_AGENT, subagents: [], script: [...(options.scripts?.[EXTRACTION_AGENT] ?? []), ...NO_FACTS] },
+            options.env,
+            options.providers,
+          );
   return {
     name: definition.name,
     description: definition.description,

@@ -2,11 +2,10 @@ import type { AgentDefinition, SyndicateDefinition } from '../config/definition.
 import type { ConfigIssue } from '../config/errors.js';
 import { COLLECTIONS_SEARCH_TOOL, GENERATE_IMAGE_TOOL, WEB_SEARCH_TOOL, X_SEARCH_TOOL } from '../config/builtinToolNames.js';
 import { imageModelProblem } from '../models/imageModels.js';
-import { parseModelId } from '../config/modelIds.js';
 import { webSearchProblem } from '../models/webSearch.js';
 import { readXaiSearchEnv, xaiToolProblem } from '../models/xaiSearch.js';
 import { builtinTools, type ToolRegistry } from '../tools/registry.js';
-import { agentModelId, DEFAULT_ROOT_MODEL, modelInheritedFrom, type ModelChoice } from './agentModel.js';
+import { agentModel, DEFAULT_ROOT_MODEL, modelFamily, modelInheritedFrom, type AgentModel, type ModelChoice } from './agentModel.js';
 
 // Provider search tools are refused where they would silently do nothing or fail at the first
 // call. The check runs on the agent tree, not in the loader, because only here is the model each
@@ -20,7 +19,7 @@ export interface WebSearchCheckOptions extends ModelChoice {
 
 interface PlacedAgent {
   agent: AgentDefinition;
-  modelId: string;
+  model: AgentModel;
   /** Where the agent sits in its own file: `orchestrator` or `subagents[i]`. */
   path: string;
 }
@@ -28,8 +27,8 @@ interface PlacedAgent {
 /** Every agent with the model it runs on, in tree order: the root first, each agent before its subagents. */
 export function placedAgents(definition: SyndicateDefinition, options: ModelChoice): PlacedAgent[] {
   const placed: PlacedAgent[] = [];
-  const visit = (agent: AgentDefinition, inherited: string, path: string): void => {
-    placed.push({ agent, modelId: agentModelId(agent, inherited, options), path });
+  const visit = (agent: AgentDefinition, inherited: AgentModel, path: string): void => {
+    placed.push({ agent, model: agentModel(agent, inherited, options), path });
     agent.subagents.forEach((sub, i) => visit(sub, modelInheritedFrom(agent, inherited), sub.file === agent.file ? `subagents[${i}]` : 'orchestrator'));
   };
   visit(definition.root, modelInheritedFrom(definition.root, DEFAULT_ROOT_MODEL), 'orchestrator');
@@ -37,11 +36,14 @@ export function placedAgents(definition: SyndicateDefinition, options: ModelChoi
 }
 
 export function webSearchProblems(definition: SyndicateDefinition, options: WebSearchCheckOptions = {}): ConfigIssue[] {
-  const ownSearch = (options.tools ?? builtinTools).has(WEB_SEARCH_TOOL);
-  const xaiTools = ownSearch ? [X_SEARCH_TOOL, COLLECTIONS_SEARCH_TOOL] : [WEB_SEARCH_TOOL, X_SEARCH_TOOL, COLLECTIONS_SEARCH_TOOL];
+  const registered = (options.tools ?? builtinTools).has(WEB_SEARCH_TOOL);
   const issues: ConfigIssue[] = [];
   let xaiEnvChecked = false;
-  for (const { agent, modelId, path } of placedAgents(definition, options)) {
+  for (const { agent, model: modelId, path } of placedAgents(definition, options)) {
+    // A model object given in code has no provider Syndicate knows: nothing to check against.
+    if (typeof modelId !== 'string') continue;
+    const ownSearch = registered || agent.customTools.some((tool) => tool.name === WEB_SEARCH_TOOL);
+    const xaiTools = ownSearch ? [X_SEARCH_TOOL, COLLECTIONS_SEARCH_TOOL] : [WEB_SEARCH_TOOL, X_SEARCH_TOOL, COLLECTIONS_SEARCH_TOOL];
     const issue = (index: number, message: string): ConfigIssue => ({ file: agent.file, line: 0, column: 0, path: `${path}.tools[${index}]`, message: `agent '${agent.name}' ${message}` });
     const index = agent.tools.indexOf(WEB_SEARCH_TOOL);
     // A registered tool of that name is the program's own search, which runs on any model.
@@ -54,7 +56,7 @@ export function webSearchProblems(definition: SyndicateDefinition, options: WebS
     const imageIndex = agent.tools.indexOf(GENERATE_IMAGE_TOOL);
     const imageProblem = imageIndex >= 0 ? imageModelProblem(modelId) : undefined;
     if (imageProblem) issues.push(issue(imageIndex, imageProblem));
-    if (parseModelId(modelId)?.family !== 'xai') continue;
+    if (modelFamily(modelId) !== 'xai') continue;
     const searches = agent.tools.map((tool, i) => [tool, i] as const).filter(([tool]) => xaiTools.includes(tool));
     if (searches.length === 0) continue;
     const { settings, problems } = readXaiSearchEnv(options.env ?? process.env);
