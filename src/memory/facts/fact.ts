@@ -5,9 +5,14 @@ import { SaidAtSchema } from './instant.js';
 // The shapes facts take outside the store: what an extraction model returns, what `remember`
 // accepts, and a stored fact as memory tools and exports show it.
 
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
 export const FactTagSchema = z.enum(FACT_TAGS);
 // null first: the scripted model fills a schema with its first option, and a placeholder string is no date.
-const DateSchema = z.union([z.null(), z.iso.date({ error: 'use a real date as YYYY-MM-DD, or null' })]);
+const DateSchema = z.union([z.null(), z.string().regex(ISO_DATE, 'a date as YYYY-MM-DD')]);
+// What a caller of `remember` states is checked to be a day of the calendar. Extraction keeps the
+// looser shape: a model's 2026-02-30 would fail its whole batch on every retry.
+const CalendarDateSchema = z.union([z.null(), z.iso.date({ error: 'use a real date as YYYY-MM-DD, or null' })]);
 const KeysSchema = z.array(z.string().trim().min(1)).min(1).max(5);
 
 /** One fact as the extraction model reports it. */
@@ -27,7 +32,7 @@ export const ExtractionSchema = z.object({ facts: z.array(ExtractedFactSchema) }
 export const RememberSchema = z.object({
   text: z.string().trim().min(1),
   tag: FactTagSchema.default('FACT'),
-  date: DateSchema.default(null),
+  date: CalendarDateSchema.default(null),
   source: z.string().trim().min(1).default('user'),
   keys: KeysSchema,
   /** When it was said (stored as the fact's createdAt); now when absent. */
