@@ -53,6 +53,8 @@ export async function mcpCommand(targets: string[], options: McpCommandOptions, 
     try {
       address = parseListenAddress(options.http);
       userTokens = parseUserTokens(env[MCP_USER_TOKENS_VARIABLE] ?? '', MCP_USER_TOKENS_VARIABLE);
+      const owner = token === undefined ? undefined : userTokens.get(token);
+      if (owner !== undefined) throw new Error(`${MCP_TOKEN_VARIABLE} is also ${owner}'s token in ${MCP_USER_TOKENS_VARIABLE}: give the shared token a value of its own`);
       checkHttpExposure(address.host, { token, tokenVariable: MCP_TOKEN_VARIABLE, userTokens: userTokens.size, userTokensVariable: MCP_USER_TOKENS_VARIABLE });
     } catch (error) {
       throw new UsageError(`--http ${(error as Error).message}`);

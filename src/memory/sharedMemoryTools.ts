@@ -65,7 +65,8 @@ export function sharedMemoryTools(memory: Memory): AnyTool[] {
       return { outcome: result.kind, id: fact.id, text: fact.text, superseded: result.superseded, warnings: result.warnings };
     },
   });
-  // The readable block for models, and the same facts as data for programs; each keeps the other's order.
+  // The readable block for models is written from the recalled facts (with what the data leaves
+  // out: sources, keys, the text of a correction) and kept beside the answer it goes with.
   const presented = new WeakMap<RecallOutput, string>();
   const recall = defineTool({
     name: 'recall',
@@ -74,7 +75,11 @@ export function sharedMemoryTools(memory: Memory): AnyTool[] {
       'With as_of, recalls memory as it stood then.',
     inputSchema: recallInput,
     outputSchema: recallOutput,
-    present: (output) => presented.get(output) ?? JSON.stringify(output),
+    present(output) {
+      const text = presented.get(output);
+      if (text === undefined) throw new Error('recall can only present an answer it gave');
+      return text;
+    },
     async execute({ query, limit = DEFAULT_RECALL_LIMIT, as_of }, ctx) {
       const asOf = as_of === undefined ? undefined : instantEnd(as_of);
       const recalled =

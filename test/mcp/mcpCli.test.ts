@@ -91,6 +91,14 @@ describe('syndicate mcp --http', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("SYNDICATE_MCP_USER_TOKENS: alice's token is too short");
   });
+
+  it("refuses a SYNDICATE_MCP_TOKEN that is also a user's token", async () => {
+    const token = 'alice-token-0123456789abcdef';
+    const result = await runCli(['mcp', 'council', '--offline', '--http', '0'], { home: home.path, env: { SYNDICATE_MCP_TOKEN: token, SYNDICATE_MCP_USER_TOKENS: `alice=${token}` } });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("SYNDICATE_MCP_TOKEN is also alice's token in SYNDICATE_MCP_USER_TOKENS");
+  });
 });
 
 describe('syndicate mcp serving a long-term syndicate', () => {
