@@ -5,6 +5,7 @@ import type { Embedder } from '../src/memory/embeddings/embedder.js';
 import { localEmbedder } from '../src/memory/embeddings/localEmbedder.js';
 import { DEFAULT_DEDUP_THRESHOLD, DEFAULT_SUPERSEDE_THRESHOLD } from '../src/memory/facts/factMemory.js';
 import { recallFacts } from '../src/memory/facts/recall.js';
+import { recallAsOf } from '../src/memory/facts/recallAsOf.js';
 import { storeFacts, type CandidateFact, type FactWriter } from '../src/memory/facts/storeFacts.js';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/index.js';
 import { fakeEmbedder } from '../test/memory/fakeEmbedder.js';
@@ -186,6 +187,7 @@ async function benchScale(): Promise<void> {
 
     const queries = Array.from({ length: QUERIES }, () => bulkQuestion(random));
     const recall: number[] = [];
+    const asOf: number[] = [];
     const vector: number[] = [];
     const text: number[] = [];
     const queryVectors = await embedder.embed(queries);
@@ -194,6 +196,11 @@ async function benchScale(): Promise<void> {
       let start = performance.now();
       await recallFacts({ facts: store.facts, embedder, silo }, query);
       recall.push(performance.now() - start - embedder.spentMs);
+      // The MCP recall's as_of: every candidate, then the state of each at that moment.
+      embedder.spentMs = 0;
+      start = performance.now();
+      await recallAsOf((q, options) => recallFacts({ facts: store.facts, embedder, silo }, q, options), query, { asOf: Date.now(), limit: 10 });
+      asOf.push(performance.now() - start - embedder.spentMs);
       start = performance.now();
       await store.facts.searchVectors(silo, { embedding: queryVectors[i]!, embeddingModel: embedder.model, limit: 10 });
       vector.push(performance.now() - start);
@@ -202,11 +209,13 @@ async function benchScale(): Promise<void> {
       text.push(performance.now() - start);
     }
     const r = summarize(recall);
+    const a = summarize(asOf);
     const v = summarize(vector);
     const t = summarize(text);
     report(`memory at ${scale} facts [${embedder.model}]`, {
       recall_p50_ms: r.median,
       recall_p99_ms: r.p99,
+      recall_as_of_p50_ms: a.median,
       vector_top10_p50_ms: v.median,
       text_top10_p50_ms: t.median,
       ingest_facts_per_s: INGEST_SAMPLE / (ingestMs / 1000),

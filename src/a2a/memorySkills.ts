@@ -125,5 +125,7 @@ export async function runMemorySkill(skill: MemorySkill, args: Record<string, un
   if (!parsed.success) return { kind: 'refused', reason: `${skill.id}: ${issuesOf(parsed.error)}` };
   const ctx: ToolContext = { agent: call.actor, turnId: crypto.randomUUID(), sessionId: undefined, signal: call.signal };
   const output = await tool.execute(parsed.data, ctx);
-  return typeof output === 'string' ? { kind: 'text', text: output } : { kind: 'data', data: output };
+  if (typeof output === 'string') return { kind: 'text', text: output };
+  // A tool that presents its output (recall) answers in the words a model reads, as before.
+  return tool.present ? { kind: 'text', text: tool.present(output) } : { kind: 'data', data: output };
 }

@@ -1,14 +1,16 @@
 import { loadProjectConfig } from '../config/projectConfig.js';
 import type { ServedSyndicate } from '../mcp/askTool.js';
+import { siloOf } from '../a2a/caller.js';
+import { LOCAL_CALLER } from '../mcp/callerAuth.js';
 import { checkHttpExposure, serveMcpHttp } from '../mcp/http/serveHttp.js';
 import { parseListenAddress, type ListenAddress } from '../mcp/http/listenAddress.js';
-import { syndicateServerFactory } from '../mcp/syndicateServer.js';
-import type { Memory } from '../memory/openMemory.js';
+import { parseUserTokens, type UserTokens } from '../mcp/http/userTokens.js';
+import { syndicateServerFactory, syndicateServerTools, type SyndicateServerOptions } from '../mcp/syndicateServer.js';
 import { sharedMemoryTools } from '../memory/sharedMemoryTools.js';
 import type { Platform } from '../platform/createPlatform.js';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import type { Store } from '../store/store.js';
-import { rememberSession } from './longTermMemory.js';
+import { rememberOnceOpen } from './longTermMemory.js';
 import { stopped } from './stopped.js';
 import { compileTarget } from './compileTarget.js';
 import { ExitCode } from './exitCodes.js';
@@ -20,18 +22,19 @@ import { UsageError } from './usageError.js';
 // so everything for a person goes to stderr) or Streamable HTTP with --http.
 
 const MCP_TOKEN_VARIABLE = 'SYNDICATE_MCP_TOKEN';
+const MCP_USER_TOKENS_VARIABLE = 'SYNDICATE_MCP_USER_TOKENS';
 
 /**
  * The usage ledger (and tracing) for each call. A recorder is bound to one session, so each call
  * gets its own. A promise per call, tracked by the platform, resolves once its rows are written:
  * the store must outlive every call, including those a disconnecting client leaves cancelled.
  */
-function recorded(platform: Platform, syndicate: CompiledSyndicate, store: Store, memory: Memory | undefined): ServedSyndicate {
+function recorded(platform: Platform, syndicate: CompiledSyndicate, store: Store): ServedSyndicate {
   return {
     syndicate,
     store: syndicate.memorySystem === 'internal-only' ? undefined : store,
-    memory: memory?.turn,
-    afterTurn: memory ? (sessionId) => platform.track(rememberSession(memory, sessionId)) : undefined,
+    memoryFor: async (silo) => (await platform.memory(syndicate, silo))?.turn,
+    afterTurn: (silo, sessionId) => platform.track(rememberOnceOpen(platform.memory(syndicate, silo), sessionId)),
     recordingFor(sessionId) {
       const recorder = platform.recorder(syndicate.name, sessionId);
       let finished!: () => void;
@@ -45,10 +48,14 @@ export async function mcpCommand(targets: string[], options: McpCommandOptions, 
   const env = process.env;
   const token = env[MCP_TOKEN_VARIABLE] || undefined;
   let address: ListenAddress | undefined;
+  let userTokens: UserTokens = new Map();
   if (options.http !== undefined) {
     try {
       address = parseListenAddress(options.http);
-      checkHttpExposure(address.host, token, MCP_TOKEN_VARIABLE);
+      userTokens = parseUserTokens(env[MCP_USER_TOKENS_VARIABLE] ?? '', MCP_USER_TOKENS_VARIABLE);
+      const owner = token === undefined ? undefined : userTokens.get(token);
+      if (owner !== undefined) throw new Error(`${MCP_TOKEN_VARIABLE} is also ${owner}'s token in ${MCP_USER_TOKENS_VARIABLE}: give the shared token a value of its own`);
+      checkHttpExposure(address.host, { token, tokenVariable: MCP_TOKEN_VARIABLE, userTokens: userTokens.size, userTokensVariable: MCP_USER_TOKENS_VARIABLE });
     } catch (error) {
       throw new UsageError(`--http ${(error as Error).message}`);
     }
@@ -58,27 +65,30 @@ export async function mcpCommand(targets: string[], options: McpCommandOptions, 
     const { providers } = loadProjectConfig();
     const syndicates = targets.map((target) => compileTarget(platform, target, options, providers));
     const store = await platform.store();
-    const memories = new Map<CompiledSyndicate, Memory | undefined>();
-    for (const syndicate of syndicates) memories.set(syndicate, await platform.memory(syndicate));
-    const factory = syndicateServerFactory({
+    const served: SyndicateServerOptions = {
       version,
       caller: address === undefined ? 'stdio' : 'http',
-      syndicates: syndicates.map((syndicate) => recorded(platform, syndicate, store, memories.get(syndicate))),
-      // The "shared memory node": other agents and editors read and write the memory this syndicate's agents use.
-      toolsFor: (syndicate) => {
-        const memory = memories.get(syndicate);
+      syndicates: syndicates.map((syndicate) => recorded(platform, syndicate, store)),
+      // The "shared memory node": other agents and editors read and write the memory this
+      // syndicate's agents use, in the silo of the caller (the local user over stdio).
+      toolsFor: async (syndicate, caller) => {
+        const memory = await platform.memory(syndicate, siloOf(caller, syndicate.name));
         return memory ? sharedMemoryTools(memory) : [];
       },
-    });
+    };
+    // Tool names clash whoever calls: refused now rather than at the first request.
+    await syndicateServerTools(served, LOCAL_CALLER);
+    const factory = syndicateServerFactory(served);
     if (address === undefined) {
       const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
       const handle = serveStdio(factory, { onerror: (error) => void process.stderr.write(`warning: MCP stdio: ${error.message}\n`) });
       await stopped(true);
       await handle.close();
     } else {
-      const server = await serveMcpHttp(factory, { ...address, token, allowedOrigins: options.allowOrigin });
+      const server = await serveMcpHttp(factory, { ...address, token, userTokens, allowedOrigins: options.allowOrigin });
       const names = syndicates.map((syndicate) => syndicate.name).join(', ');
-      process.stdout.write(`Serving ${names} over MCP at ${server.url}${token ? ' (bearer token required)' : ''}\nPress Ctrl-C to stop.\n`);
+      const guarded = token !== undefined || userTokens.size > 0;
+      process.stdout.write(`Serving ${names} over MCP at ${server.url}${guarded ? ' (bearer token required)' : ''}\nPress Ctrl-C to stop.\n`);
       await stopped(false);
       await server.close();
     }

@@ -7,9 +7,8 @@ import { compileTarget } from './compileTarget.js';
 import type { ServeA2aOptions } from './options.js';
 import { openPlatform } from './openPlatform.js';
 import { UsageError } from './usageError.js';
-import { rememberSession } from './longTermMemory.js';
+import { rememberOnceOpen } from './longTermMemory.js';
 import { stopped } from './stopped.js';
-import type { Memory } from '../memory/openMemory.js';
 import type { Platform, Recorder } from '../platform/createPlatform.js';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 
@@ -36,11 +35,6 @@ function loadMemorySyndicate(platform: Platform, target: string, options: ServeA
     throw new UsageError(`--memory ${target}: ${syndicate.name} keeps no long-term memory; set memory_system: long-term in its syndicate file, or name one that does`);
   }
   return syndicate;
-}
-
-async function rememberTurn(opening: Promise<Memory | undefined>, sessionId: string): Promise<void> {
-  const memory = await opening;
-  if (memory) await rememberSession(memory, sessionId);
 }
 
 /** `version` is the package's, announced in the agent cards. */
@@ -78,7 +72,7 @@ export async function serveA2aCommand(targets: string[], options: ServeA2aOption
         recorders.delete(request.taskId);
         if (recorder) platform.track(recorder.settled());
         // Server mode distils after each completed task, so facts are there for the caller's next one.
-        if (status === 'completed') platform.track(rememberTurn(platform.memory(syndicates.get(request.agentId)!, request.silo), request.sessionId));
+        if (status === 'completed') platform.track(rememberOnceOpen(platform.memory(syndicates.get(request.agentId)!, request.silo), request.sessionId));
       },
     });
     if (server.interruptedTasks > 0) process.stderr.write(`${server.interruptedTasks} task(s) left running by a server that has stopped were marked failed.\n`);

@@ -17,6 +17,10 @@ export interface Tool<Input = unknown, Output = unknown> {
   name: string;
   description: string;
   inputSchema: z.ZodType<Input>;
+  /** The object execute returns, declared to faces that publish it (MCP's outputSchema and structuredContent). */
+  outputSchema?: z.ZodType<Output>;
+  /** A structured output as a person or model reads it (MCP's text content, A2A's text); JSON when absent. */
+  present?(output: Output): string;
   execute(input: Input, ctx: ToolContext): Promise<Output> | Output;
 }
 

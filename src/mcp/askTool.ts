@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { ownerOf, siloOf, type Caller } from '../a2a/caller.js';
+import { LOCAL_CALLER } from './callerAuth.js';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import type { TurnMemory } from '../memory/turnMemory.js';
 import type { TurnObserver } from '../core/events.js';
@@ -44,10 +46,10 @@ export interface ServedSyndicate {
   store: Store | undefined;
   /** Called once per call with its session (null when none is kept). */
   recordingFor?(sessionId: string | null): TurnRecording;
-  /** Long-term memory of the served silo (memory_system: long-term). */
-  memory?: TurnMemory;
-  /** Called after each completed turn: a long-term syndicate distils the session into facts. */
-  afterTurn?(sessionId: string): void;
+  /** Long-term memory of a caller's silo (memory_system: long-term). */
+  memoryFor?(silo: string): Promise<TurnMemory | undefined>;
+  /** Called after each completed turn: a long-term syndicate distils the session into the caller's silo. */
+  afterTurn?(silo: string, sessionId: string): void;
 }
 
 // MCP allows 128 characters, but clients hand tool names to models, and OpenAI and Gemini take
@@ -77,9 +79,14 @@ function describe(syndicate: CompiledSyndicate): string {
  */
 export type McpCaller = 'stdio' | 'http';
 
-/** Where the conversation an MCP caller names `sessionId` is stored: in the MCP face's namespace, never another face's (see sessionScope.ts). */
-export function mcpSessionIdFor(caller: McpCaller, sessionId: string): string {
-  return scopedSessionId(`mcp:${caller}`, sessionId);
+/**
+ * Where the conversation an MCP caller names `sessionId` is stored: in the MCP face's namespace,
+ * never another face's (see sessionScope.ts), and for an authenticated caller or a named user in
+ * theirs, so one user's session_id never opens another's conversation.
+ */
+export function mcpSessionIdFor(face: McpCaller, sessionId: string, caller: Caller = LOCAL_CALLER): string {
+  const owner = ownerOf(caller);
+  return scopedSessionId(owner === LOCAL_CALLER.principal ? `mcp:${face}` : `mcp:${face}:${owner}`, sessionId);
 }
 
 interface CallSession {
@@ -89,14 +96,14 @@ interface CallSession {
   stored: string;
 }
 
-async function sessionFor(served: ServedSyndicate, caller: McpCaller, requested: string | undefined): Promise<CallSession | undefined> {
+async function sessionFor(served: ServedSyndicate, face: McpCaller, caller: Caller, requested: string | undefined): Promise<CallSession | undefined> {
   const { syndicate, store } = served;
   if (store === undefined) {
     if (requested !== undefined) throw new Error(`${syndicate.name} keeps no sessions (memory_system: internal-only): call it without session_id`);
     return undefined;
   }
   const shown = requested ?? randomUUID();
-  const stored = mcpSessionIdFor(caller, shown);
+  const stored = mcpSessionIdFor(face, shown, caller);
   const existing = await store.getSession(stored);
   // Continuing another syndicate's session would feed this one a conversation it never had.
   if (existing !== undefined && existing.syndicate !== syndicate.name) {
@@ -105,14 +112,17 @@ async function sessionFor(served: ServedSyndicate, caller: McpCaller, requested:
   return { shown, stored };
 }
 
-export function askTool(served: ServedSyndicate, caller: McpCaller): Tool<AskInput, AskAnswer> {
+/** The ask tool for one caller: its sessions and its memory silo are the caller's own. */
+export function askTool(served: ServedSyndicate, face: McpCaller, caller: Caller = LOCAL_CALLER): Tool<AskInput, AskAnswer> {
   const { syndicate, store } = served;
   return defineTool({
     name: askToolName(syndicate.name),
     description: describe(syndicate),
     inputSchema: askInput,
     async execute(input, ctx) {
-      const session = await sessionFor(served, caller, input.session_id);
+      const session = await sessionFor(served, face, caller, input.session_id);
+      const silo = siloOf(caller, syndicate.name);
+      const memory = await served.memoryFor?.(silo);
       const sessionId = session?.stored;
       const recording = served.recordingFor?.(sessionId ?? null);
       const progress = progressOf(ctx);
@@ -123,7 +133,7 @@ export function askTool(served: ServedSyndicate, caller: McpCaller): Tool<AskInp
       let answer: string | undefined;
       let failure = 'the turn ended without an answer';
       try {
-        for await (const event of runTurn(syndicate, { input: input.message, sessionId, store, signal, observers: recording?.observers, stream: false, memory: served.memory })) {
+        for await (const event of runTurn(syndicate, { input: input.message, sessionId, store, signal, observers: recording?.observers, stream: false, memory })) {
           const message = progressMessage(event);
           if (message !== undefined) await progress(message);
           if (event.type === 'turn-end') {
@@ -137,7 +147,7 @@ export function askTool(served: ServedSyndicate, caller: McpCaller): Tool<AskInp
       }
       if (answer === undefined) throw new Error(failure);
       if (session === undefined) return { answer };
-      served.afterTurn?.(session.stored);
+      served.afterTurn?.(silo, session.stored);
       return { answer, session_id: session.shown };
     },
   });

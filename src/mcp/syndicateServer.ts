@@ -1,18 +1,21 @@
 import { McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import type { AnyTool } from '../core/tool.js';
+import type { Caller } from '../a2a/caller.js';
 import { ASK_PREFIX, askTool, type McpCaller, type ServedSyndicate } from './askTool.js';
+import { callerOfAuth } from './callerAuth.js';
 import { registerTool } from './toolAdapter.js';
 
 // Syndicate as an MCP server: one `ask_<syndicate>` tool per syndicate, plus any tools the
 // caller adds per syndicate (its memory tools: remember, recall, memory_* scoped to its silo).
+// Tools are built for the caller of each server instance, so each uses that caller's silo.
 
 export interface SyndicateServerOptions {
   syndicates: readonly ServedSyndicate[];
   /** The transport served: sessions are kept apart per caller. */
   caller: McpCaller;
-  /** Extra tools served next to a syndicate's ask tool, e.g. its memory tools bound to its silo. */
-  toolsFor?(syndicate: CompiledSyndicate): readonly AnyTool[];
+  /** Extra tools served next to a syndicate's ask tool for one caller, e.g. its memory tools bound to the caller's silo. */
+  toolsFor?(syndicate: CompiledSyndicate, caller: Caller): readonly AnyTool[] | Promise<readonly AnyTool[]>;
   /** Reported as serverInfo.version. */
   version: string;
 }
@@ -28,13 +31,13 @@ function extraToolPrefix(askName: string): string {
  * are prefixed with its name (council_memory_search), since each is bound to its own silo.
  * Throws when two tools would still share a name (MCP tool names must be unique).
  */
-export function syndicateServerTools(options: SyndicateServerOptions): AnyTool[] {
+export async function syndicateServerTools(options: SyndicateServerOptions, caller: Caller): Promise<AnyTool[]> {
   const tools = new Map<string, { tool: AnyTool; owner: string }>();
   const prefixed = options.syndicates.length > 1;
   for (const served of options.syndicates) {
     const owner = served.syndicate.name;
-    const ask = askTool(served, options.caller);
-    const extra = (options.toolsFor?.(served.syndicate) ?? []).map((tool) => (prefixed ? { ...tool, name: `${extraToolPrefix(ask.name)}${tool.name}` } : tool));
+    const ask = askTool(served, options.caller, caller);
+    const extra = ((await options.toolsFor?.(served.syndicate, caller)) ?? []).map((tool) => (prefixed ? { ...tool, name: `${extraToolPrefix(ask.name)}${tool.name}` } : tool));
     for (const tool of [ask, ...extra]) {
       const taken = tools.get(tool.name);
       if (taken) {
@@ -48,11 +51,11 @@ export function syndicateServerTools(options: SyndicateServerOptions): AnyTool[]
 
 /**
  * A factory of MCP server instances: the SDK's serving entries build one per stdio connection
- * and one per HTTP request or session. The tools are built once and shared by every instance.
+ * and one per HTTP request or session, each with the tools of its caller (see callerAuth.ts).
  */
 export function syndicateServerFactory(options: SyndicateServerOptions): McpServerFactory {
-  const tools = syndicateServerTools(options);
-  return () => {
+  return async (context) => {
+    const tools = await syndicateServerTools(options, callerOfAuth(context.authInfo, options.caller));
     const server = new McpServer({ name: 'syndicate', version: options.version }, { capabilities: { tools: {} } });
     for (const tool of tools) registerTool(server, tool);
     return server;

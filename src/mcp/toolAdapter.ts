@@ -55,11 +55,14 @@ function callProgress(ctx: ServerContext): CallProgress {
   };
 }
 
-/** A tool's output as an MCP result: text for strings, JSON text plus structuredContent for objects. */
-function callToolResultOf(output: unknown): CallToolResult {
+/**
+ * A tool's output as an MCP result: text for strings, text plus structuredContent for objects.
+ * The text is what the tool presents (a tool with an outputSchema is read by models too), else JSON.
+ */
+function callToolResultOf(tool: AnyTool, output: unknown): CallToolResult {
   if (typeof output === 'string') return { content: [{ type: 'text', text: output }] };
   const value = output ?? null;
-  const text = JSON.stringify(value);
+  const text = tool.present ? tool.present(value) : JSON.stringify(value);
   // structuredContent must be a JSON object; arrays and scalars travel as text only.
   const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
   return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: value as Record<string, unknown> } : {}) };
@@ -75,13 +78,14 @@ function toolErrorResult(message: string): CallToolResult {
  * the field; a tool that throws becomes a tool error too; a cancelled call aborts `ctx.signal`.
  */
 export function registerTool(server: McpServer, tool: AnyTool): void {
-  server.registerTool(tool.name, { description: tool.description, inputSchema: tool.inputSchema }, async (input: unknown, mcp: ServerContext) => {
+  const config = { description: tool.description, inputSchema: tool.inputSchema, ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}) };
+  server.registerTool(tool.name, config, async (input: unknown, mcp: ServerContext) => {
     const ctx: ToolContext = { agent: MCP_CALLER, turnId: randomUUID(), sessionId: undefined, signal: mcp.mcpReq.signal };
     const progress = callProgress(mcp);
     progressSinks.set(ctx, progress.sink);
     let result: CallToolResult;
     try {
-      result = callToolResultOf(await tool.execute(input, ctx));
+      result = callToolResultOf(tool, await tool.execute(input, ctx));
     } catch (error) {
       // Not prefixed with the tool's name: the client knows which tool it called, and adds its own
       // (a syndicate's agent reads "library_borrow_scroll failed: ...", once).

@@ -103,16 +103,22 @@ describe('the HTTP face refuses requests it must not serve', () => {
 });
 
 describe('HTTP exposure rules', () => {
+  const tokens = (token: string | undefined, userTokens = 0) => ({ token, tokenVariable: 'SYNDICATE_MCP_TOKEN', userTokens, userTokensVariable: 'SYNDICATE_MCP_USER_TOKENS' });
+
   it('refuses to listen on a non-loopback host without a token', () => {
-    expect(() => checkHttpExposure('0.0.0.0', undefined, 'SYNDICATE_MCP_TOKEN')).toThrow(/without a bearer token: set SYNDICATE_MCP_TOKEN/);
+    expect(() => checkHttpExposure('0.0.0.0', tokens(undefined))).toThrow(/without a bearer token: set SYNDICATE_MCP_TOKEN/);
   });
 
   it('refuses a token too short to resist guessing', () => {
-    expect(() => checkHttpExposure('0.0.0.0', 'short', 'SYNDICATE_MCP_TOKEN')).toThrow(/too short/);
+    expect(() => checkHttpExposure('0.0.0.0', tokens('short'))).toThrow(/too short/);
+  });
+
+  it('allows a non-loopback host with user tokens and no shared token', () => {
+    expect(() => checkHttpExposure('0.0.0.0', tokens(undefined, 2))).not.toThrow();
   });
 
   it('allows a loopback host without a token', () => {
-    expect(() => checkHttpExposure('127.0.0.1', undefined, 'SYNDICATE_MCP_TOKEN')).not.toThrow();
+    expect(() => checkHttpExposure('127.0.0.1', tokens(undefined))).not.toThrow();
   });
 
   it('reads [host:]port with loopback as the default host', () => {

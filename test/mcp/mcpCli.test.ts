@@ -61,6 +61,44 @@ describe('syndicate mcp --http', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('without a bearer token: set SYNDICATE_MCP_TOKEN');
   });
+
+  it('serves each user of SYNDICATE_MCP_USER_TOKENS from their own silo', async () => {
+    const tokens = { alice: 'alice-token-0123456789abcdef', bob: 'bob-token-0123456789abcdef' };
+    const cli = startCli(['mcp', 'concierge', '--offline', '--http', '0'], { home: home.path, env: { SYNDICATE_MCP_USER_TOKENS: `alice=${tokens.alice},bob=${tokens.bob}` } });
+    let stdout = '';
+    cli.child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+    await cli.waitForStdout('Press Ctrl-C');
+    const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(stdout)![0];
+
+    const alice = await connectHttp(url, 'auto', { authorization: `Bearer ${tokens.alice}` });
+    await alice.callTool({ name: 'remember', arguments: { text: 'The user lives in Lisbon.', keys: ['home'] } });
+    await alice.close();
+    const bob = await connectHttp(url, 'auto', { authorization: `Bearer ${tokens.bob}` });
+    const recalled = await bob.callTool({ name: 'recall', arguments: { query: 'Where does the user live?' } });
+    await bob.close();
+    cli.child.kill('SIGINT');
+    await cli.result;
+
+    expect(stdout).toContain('(bearer token required)');
+    expect(recalled.structuredContent).toEqual({ as_of: null, facts: [] });
+    const listed = await runCli(['memory', 'list', '--silo', 'concierge--alice', '--json'], { home: home.path });
+    expect((JSON.parse(listed.stdout) as Array<{ text: string }>).map((fact) => fact.text)).toEqual(['The user lives in Lisbon.']);
+  }, 60_000);
+
+  it('refuses a malformed SYNDICATE_MCP_USER_TOKENS, naming the entry', async () => {
+    const result = await runCli(['mcp', 'council', '--offline', '--http', '0'], { home: home.path, env: { SYNDICATE_MCP_USER_TOKENS: 'alice=short' } });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("SYNDICATE_MCP_USER_TOKENS: alice's token is too short");
+  });
+
+  it("refuses a SYNDICATE_MCP_TOKEN that is also a user's token", async () => {
+    const token = 'alice-token-0123456789abcdef';
+    const result = await runCli(['mcp', 'council', '--offline', '--http', '0'], { home: home.path, env: { SYNDICATE_MCP_TOKEN: token, SYNDICATE_MCP_USER_TOKENS: `alice=${token}` } });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("SYNDICATE_MCP_TOKEN is also alice's token in SYNDICATE_MCP_USER_TOKENS");
+  });
 });
 
 describe('syndicate mcp serving a long-term syndicate', () => {
@@ -76,7 +114,23 @@ describe('syndicate mcp serving a long-term syndicate', () => {
     expect(names).toEqual(['ask_concierge', 'remember', 'recall', 'memory_search', 'memory_read', 'memory_write', 'memory_list', 'memory_history']);
     expect(remembered.isError).toBeFalsy();
     expect(textOf(recalled)).toContain('[current] The user prefers aisle seats.');
+    expect(recalled.structuredContent).toMatchObject({ as_of: null, facts: [{ text: 'The user prefers aisle seats.', tag: 'PREFERENCE', status: 'active', superseded_by: null }] });
     const listed = await runCli(['memory', 'list', '--silo', 'concierge--local', '--json'], { home: home.path });
     expect((JSON.parse(listed.stdout) as Array<{ text: string }>).map((fact) => fact.text)).toEqual(['The user prefers aisle seats.']);
+  }, 60_000);
+
+  it('recalls over stdio as memory stood at as_of, from facts remembered with said_at', async () => {
+    const { client, transport } = stdioClient('auto', ['concierge', '--offline']);
+    await client.connect(transport);
+
+    await client.callTool({ name: 'remember', arguments: { text: 'The user lives in Paris.', keys: ['home'], said_at: '2025-01-10' } });
+    await client.callTool({ name: 'remember', arguments: { text: 'Correction: the user now lives in Berlin.', tag: 'CORRECTION', keys: ['home'], said_at: '2025-03-01' } });
+    const then = await client.callTool({ name: 'recall', arguments: { query: 'Where does the user live?', as_of: '2025-02-01', limit: 5 } });
+    const now = await client.callTool({ name: 'recall', arguments: { query: 'Where does the user live?', limit: 5 } });
+    await client.close();
+
+    const statuses = (result: typeof then) => (result.structuredContent as { facts: Array<{ text: string; status: string }> }).facts.map((fact) => `${fact.status}: ${fact.text}`);
+    expect(statuses(then)).toEqual(['active: The user lives in Paris.']);
+    expect(statuses(now).sort()).toEqual(['active: Correction: the user now lives in Berlin.', 'superseded: The user lives in Paris.']);
   }, 60_000);
 });

@@ -18,6 +18,7 @@ import { clerk, connectHttp, serveSyndicates, served } from './fixtures.js';
 
 const SECRET = 'mcp-session-scope-test-secret';
 const ALICE: Caller = { principal: 'client', userId: 'alice' };
+const BOB: Caller = { principal: 'client', userId: 'bob' };
 const AGENT_ID = agentIdFor('Clerk');
 
 let a2a: TestServer;
@@ -87,6 +88,31 @@ describe('MCP session ids', () => {
     await overStdio.execute({ message: 'Please sum three', session_id: 'shared' }, ctx);
 
     expect([await inputsOf(mcpSessionIdFor('stdio', 'shared')), await inputsOf(mcpSessionIdFor('http', 'shared'))]).toEqual([['Please sum one', 'Please sum three'], ['Please sum two']]);
+  });
+
+  it('are kept apart between two users of the HTTP face', async () => {
+    const ctx: ToolContext = { agent: 'mcp-client', turnId: 't', sessionId: undefined, signal: new AbortController().signal };
+    const forAlice = askTool(served(clerk(), a2a.store), 'http', ALICE);
+    const forBob = askTool(served(clerk(), a2a.store), 'http', BOB);
+
+    await forAlice.execute({ message: 'Please sum one', session_id: 'shared' }, ctx);
+    await forBob.execute({ message: 'Please sum two', session_id: 'shared' }, ctx);
+
+    expect([await inputsOf(mcpSessionIdFor('http', 'shared', ALICE)), await inputsOf(mcpSessionIdFor('http', 'shared', BOB))]).toEqual([['Please sum one'], ['Please sum two']]);
+  });
+
+  it("run in, and are distilled into, the caller's memory silo", async () => {
+    const ctx: ToolContext = { agent: 'mcp-client', turnId: 't', sessionId: undefined, signal: new AbortController().signal };
+    const silos: string[] = [];
+    const ask = askTool(
+      { ...served(clerk(), a2a.store), memoryFor: (silo) => (silos.push(`turn ${silo}`), Promise.resolve(undefined)), afterTurn: (silo) => void silos.push(`after ${silo}`) },
+      'http',
+      BOB,
+    );
+
+    await ask.execute({ message: 'Please sum one' }, ctx);
+
+    expect(silos).toEqual(['turn clerk--bob', 'after clerk--bob']);
   });
 });
 

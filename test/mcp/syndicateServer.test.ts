@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { serveMcpHttp, type McpHttpServer } from '../../src/mcp/http/serveHttp.js';
+import { LOCAL_CALLER } from '../../src/mcp/callerAuth.js';
 import { syndicateServerFactory, syndicateServerTools } from '../../src/mcp/syndicateServer.js';
 import type { CompiledSyndicate } from '../../src/runtime/compileSyndicate.js';
 import { defineTool, type AnyTool } from '../../src/core/tool.js';
@@ -26,24 +27,24 @@ describe('extra tools served next to ask_<syndicate>', () => {
     server = undefined;
   });
 
-  it('keeps their own names when one syndicate is served', () => {
-    const tools = syndicateServerTools({ version: '0', caller: 'http', syndicates: [{ syndicate: clerk(), store: undefined }], toolsFor: (s) => [whichSilo(s)] });
+  it('keeps their own names when one syndicate is served', async () => {
+    const tools = await syndicateServerTools({ version: '0', caller: 'http', syndicates: [{ syndicate: clerk(), store: undefined }], toolsFor: (s) => [whichSilo(s)] }, LOCAL_CALLER);
 
     expect(tools.map((tool) => tool.name)).toEqual(['ask_clerk', 'which_silo']);
   });
 
-  it("prefixes each syndicate's extra tools with its name when several are served", () => {
+  it("prefixes each syndicate's extra tools with its name when several are served", async () => {
     const syndicates = [clerk({ name: 'Council' }), clerk({ name: 'Triage Desk' })].map((syndicate) => ({ syndicate, store: undefined }));
 
-    const tools = syndicateServerTools({ version: '0', caller: 'http', syndicates, toolsFor: (s) => [whichSilo(s)] });
+    const tools = await syndicateServerTools({ version: '0', caller: 'http', syndicates, toolsFor: (s) => [whichSilo(s)] }, LOCAL_CALLER);
 
     expect(tools.map((tool) => tool.name)).toEqual(['ask_council', 'council_which_silo', 'ask_triage_desk', 'triage_desk_which_silo']);
   });
 
-  it('refuses two syndicates that would serve the same tool name', () => {
+  it('refuses two syndicates that would serve the same tool name', async () => {
     const syndicates = [clerk({ name: 'Clerk' }), clerk({ name: 'clerk' })].map((syndicate) => ({ syndicate, store: undefined }));
 
-    expect(() => syndicateServerTools({ version: '0', caller: 'http', syndicates })).toThrow("the syndicates 'Clerk' and 'clerk' would both serve a tool named 'ask_clerk'");
+    await expect(syndicateServerTools({ version: '0', caller: 'http', syndicates }, LOCAL_CALLER)).rejects.toThrow("the syndicates 'Clerk' and 'clerk' would both serve a tool named 'ask_clerk'");
   });
 
   it('calls an extra tool bound to its own syndicate through MCP', async () => {

@@ -12,9 +12,13 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
-/** Whether an `Authorization` header carries exactly `token`, compared in constant time. */
-export function bearerMatches(authorization: string | null, token: string): boolean {
-  const presented = authorization === null ? undefined : BEARER.exec(authorization)?.[1];
+/** The token an `Authorization: Bearer <token>` header presents, if any. */
+export function presentedToken(authorization: string | null): string | undefined {
+  return authorization === null ? undefined : BEARER.exec(authorization)?.[1];
+}
+
+/** Whether a presented token is exactly `token`, compared in constant time. */
+export function tokenMatches(presented: string | undefined, token: string): boolean {
   // Compared even when absent, so a missing header costs the same time as a wrong one.
   const equal = timingSafeEqual(digest(presented ?? ''), digest(token));
   return presented !== undefined && equal;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FACT_TAGS, type FactRecord } from '../../store/facts.js';
+import { SaidAtSchema } from './instant.js';
 
 // The shapes facts take outside the store: what an extraction model returns, what `remember`
 // accepts, and a stored fact as memory tools and exports show it.
@@ -9,6 +10,9 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const FactTagSchema = z.enum(FACT_TAGS);
 // null first: the scripted model fills a schema with its first option, and a placeholder string is no date.
 const DateSchema = z.union([z.null(), z.string().regex(ISO_DATE, 'a date as YYYY-MM-DD')]);
+// What a caller of `remember` states is checked to be a day of the calendar. Extraction keeps the
+// looser shape: a model's 2026-02-30 would fail its whole batch on every retry.
+const CalendarDateSchema = z.union([z.null(), z.iso.date({ error: 'use a real date as YYYY-MM-DD, or null' })]);
 const KeysSchema = z.array(z.string().trim().min(1)).min(1).max(5);
 
 /** One fact as the extraction model reports it. */
@@ -28,9 +32,11 @@ export const ExtractionSchema = z.object({ facts: z.array(ExtractedFactSchema) }
 export const RememberSchema = z.object({
   text: z.string().trim().min(1),
   tag: FactTagSchema.default('FACT'),
-  date: DateSchema.default(null),
+  date: CalendarDateSchema.default(null),
   source: z.string().trim().min(1).default('user'),
   keys: KeysSchema,
+  /** When it was said (stored as the fact's createdAt); now when absent. */
+  said_at: SaidAtSchema.optional().describe('When it was said, as YYYY-MM-DD or a date-time with its zone (default: now); `date` is the day the fact is about.'),
 });
 export type RememberInput = z.input<typeof RememberSchema>;
 

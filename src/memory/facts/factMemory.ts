@@ -5,6 +5,7 @@ import { assertSilo } from '../../core/silo.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { extractFacts } from './extractFacts.js';
 import { RememberSchema, type RememberInput } from './fact.js';
+import { instantStart } from './instant.js';
 import { loadMemoryTool, type LoadMemoryInput } from './loadMemoryTool.js';
 import { recallFacts, type RecallOptions, type RecalledFact } from './recall.js';
 import { storeFacts, type StoreOutcome } from './storeFacts.js';
@@ -123,9 +124,10 @@ export function createFactMemory(options: FactMemoryOptions): FactMemory {
       if (!parsed.success) {
         throw new Error(`cannot remember this fact: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(fact)'}: ${issue.message}`).join('; ')}`);
       }
-      const fact = parsed.data;
+      const { said_at, ...fact } = parsed.data;
+      const createdAt = said_at === undefined ? undefined : instantStart(said_at);
       return serialised(async () => {
-        const { outcomes, warnings } = await storeFacts(writer, [{ ...fact, provenance: null }]);
+        const { outcomes, warnings } = await storeFacts(writer, [{ ...fact, provenance: null, createdAt }]);
         return { ...outcomes[0]!, warnings };
       });
     },

@@ -23,7 +23,13 @@ function line(recalled: RecalledFact): string {
   return `- [superseded] ${neutralise(fact.text)} ${meta}${replacement}`;
 }
 
-export function formatRecalledFacts(recalled: readonly RecalledFact[]): string {
-  if (recalled.length === 0) return `${OPEN}\nNo facts in long-term memory match this request.\n${CLOSE}`;
-  return [OPEN, HEADER, ...recalled.map(line), CLOSE].join('\n');
+export interface FormatOptions {
+  /** The moment recalled (milliseconds since the epoch), when not now: current means current then. */
+  asOf?: number;
+}
+
+export function formatRecalledFacts(recalled: readonly RecalledFact[], options: FormatOptions = {}): string {
+  const then = options.asOf === undefined ? [] : [`Memory as it stood at ${new Date(options.asOf).toISOString()}: [current] means current then.`];
+  if (recalled.length === 0) return [OPEN, ...then, 'No facts in long-term memory match this request.', CLOSE].join('\n');
+  return [OPEN, HEADER, ...then, ...recalled.map(line), CLOSE].join('\n');
 }

@@ -34,7 +34,7 @@ export const DEFAULT_RECALL_LIMIT = 10;
 const CANDIDATES = 40;
 const WEIGHTS = { vector: 0.55, text: 0.25, keys: 0.12, date: 0.05, recency: 0.03 };
 // A superseded fact keeps its place in the list as history, below the facts that hold now.
-const SUPERSEDED_FACTOR = 0.5;
+export const SUPERSEDED_FACTOR = 0.5;
 const RECENCY_DAYS = 90;
 const DAY_MS = 86_400_000;
 const WORD = /[\p{L}\p{N}]+/gu;
