@@ -173,6 +173,8 @@ function addPrimitives(session: Session, functions: ReadonlyMap<string, HostFunc
       const id = ++session.callsMade;
       const name = ctx.getString(nameHandle);
       const json = ctx.getString(inputHandle);
+      // A job the script left queued may still run after its promise settled: it may not start tools.
+      if (session.ending !== undefined || session.stop !== undefined) return { error: ctx.newError(`${name} was called after the script ended`) };
       const fn = functions.get(name);
       if (!fn) return { error: ctx.newError(`${name} is not a tool function`) };
       if (++session.hostCalls > limits.hostCalls) {
