@@ -21,7 +21,7 @@ function messages(count: number, prefix = 'message'): TurnEvent[] {
 }
 
 /** Resolves once Date.now() has moved past its current value, so timestamps taken after differ. */
-async function nextMillisecond(): Promise<void> {
+export async function nextMillisecond(): Promise<void> {
   const start = Date.now();
   while (Date.now() <= start) await new Promise((resolve) => setTimeout(resolve, 1));
 }

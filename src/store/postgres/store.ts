@@ -79,11 +79,21 @@ function sessionStore(db: Db) {
       );
     },
     async deleteSession(id: string): Promise<boolean> {
-      return ((await db.write('DELETE FROM sessions WHERE id = $1', [id])).rowCount ?? 0) > 0;
+      // Notes are keyed by the session id, not its row (notesSchema.ts), so no cascade reaches them.
+      const { rows } = await db.write<{ deleted: boolean }>(
+        `WITH notes AS (DELETE FROM session_notes WHERE session_id = $1), gone AS (DELETE FROM sessions WHERE id = $1 RETURNING 1) SELECT count(*) > 0 AS deleted FROM gone`,
+        [id],
+      );
+      return rows[0]!.deleted;
     },
     async pruneSessions(before: number): Promise<number> {
-      // Events go with their sessions (ON DELETE CASCADE); sessions_by_update finds the old ones.
-      return (await db.write('DELETE FROM sessions WHERE updated_at < $1', [before])).rowCount ?? 0;
+      // Events go with their sessions (ON DELETE CASCADE), notes by id; sessions_by_update finds the old ones.
+      const { rows } = await db.write<{ pruned: number }>(
+        `WITH gone AS (DELETE FROM sessions WHERE updated_at < $1 RETURNING id), notes AS (DELETE FROM session_notes WHERE session_id IN (SELECT id COLLATE "C" FROM gone))
+         SELECT count(*)::int AS pruned FROM gone`,
+        [before],
+      );
+      return rows[0]!.pruned;
     },
     async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
       // Serialised up front: an event that cannot be stored fails its batch before anything is written.

@@ -99,6 +99,8 @@ function prepareStatements(db: Database.Database) {
     ),
     deleteEvents: db.prepare<[sessionId: string]>('DELETE FROM events WHERE session_number = (SELECT number FROM sessions WHERE id = ?)'),
     deleteSession: db.prepare<[id: string]>('DELETE FROM sessions WHERE id = ?'),
+    // Notes are keyed by the session id, not its row (notesSchema.ts): they go with the session by id.
+    deleteNotes: db.prepare<[sessionId: string]>('DELETE FROM session_notes WHERE session_id = ?'),
     // A session's updatedAt is its last event's appended_at (see SELECT_SESSIONS).
     selectStale: db.prepare<[before: number], { number: number; id: string }>(
       `SELECT s.number, s.id FROM sessions AS s
@@ -276,13 +278,15 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
 
   const deleteSession = db.transaction((id: string): boolean => {
     sql.deleteEvents.run(id);
+    sql.deleteNotes.run(id);
     return sql.deleteSession.run(id).changes > 0;
   });
 
   const pruneSessions = db.transaction((before: number): string[] => {
     const stale = sql.selectStale.all(before);
-    for (const { number } of stale) {
+    for (const { number, id } of stale) {
       sql.deleteEventsOf.run(number);
+      sql.deleteNotes.run(id);
       sql.deleteSessionNumbered.run(number);
     }
     return stale.map(({ id }) => id);
