@@ -34,7 +34,11 @@ export function listSkills(): number {
     process.stdout.write(`${style.bold(`${label}`)} ${style.dim(root)}\n`);
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       const loaded = loadSkill(path.join(root, entry.name));
-      if (loaded.ok) process.stdout.write(`  ${loaded.skill.name}: ${loaded.skill.description}\n`);
+      if (loaded.ok) {
+        const { name, description, allowedTools } = loaded.skill;
+        const tools = allowedTools === undefined ? '' : `\n    ${style.dim(`allowed tools: ${allowedTools.join(' ') || 'none'}`)}`;
+        process.stdout.write(`  ${name}: ${description}${tools}\n`);
+      }
       else {
         valid = false;
         process.stdout.write(`  ${style.red(entry.name)}: ${loaded.issues.map(formatIssue).join('; ')}\n`);

@@ -45,6 +45,15 @@ describe('syndicate skills', () => {
     expect(result.stdout).toMatch(/^project .*\n {2}release-notes: Writes release notes\.\nuser .*\n {2}pdf-forms: Fills in PDF forms\.\n$/);
   });
 
+  it('shows the tools a skill lists in allowed-tools', async () => {
+    const project = join(dir.path, 'allowed');
+    skillAt(join(project, '.agents', 'skills'), 'git-log', '---\nname: git-log\ndescription: Reads history.\nallowed-tools: Bash(git log:*) read_skill_file\n---\nBody\n');
+
+    const result = await runCli(['skills', 'list'], { home: join(dir.path, 'nobody'), cwd: project });
+
+    expect(result.stdout).toContain('  git-log: Reads history.\n    allowed tools: Bash(git log:*) read_skill_file\n');
+  });
+
   it("adds a skill to the project's .agents/skills/ and pins its content hash in the lockfile", async () => {
     const project = join(dir.path, 'adding');
     mkdirSync(project, { recursive: true });

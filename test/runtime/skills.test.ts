@@ -41,6 +41,16 @@ describe('skills on an agent', () => {
     expect(second).toMatchObject({ skill: 'pdf-forms', note: expect.stringContaining('Already loaded') });
   });
 
+  it('names the tools a skill lists in allowed-tools when it is activated', async () => {
+    const dir = writeSkill('release-notes', { 'SKILL.md': '---\nname: release-notes\ndescription: Writes release notes.\nallowed-tools: calculator read_skill_file\n---\nBody' });
+    const folders = { project: path.dirname(dir), user: path.join(path.dirname(dir), 'none') };
+    const compiled = compile(agent('Clerk', { skills: ['release-notes'], script: [{ tool_calls: [{ tool: 'activate_skill', args: { name: 'release-notes' } }] }, { reply: 'done' }] }), { skillFolders: folders });
+
+    const events = await collect(compiled, { input: 'notes' });
+
+    expect(ofType(events, 'tool-result')[0]!.output).toMatchObject({ skill: 'release-notes', allowed_tools: ['calculator', 'read_skill_file'] });
+  });
+
   it('reads a skill’s file, and refuses a path that leaves its folder', async () => {
     const { dir, compiled } = skilled([
       { tool_calls: [{ tool: 'read_skill_file', args: { skill: 'pdf-forms', path: 'references/fields.md' } }] },
