@@ -353,6 +353,15 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       expect(await store.queryUsage({ syndicate })).toStrictEqual([early, tieFirst, tieSecond, late]);
     });
 
+    it('reads back the skills a usage row names, and none on a row that names none', async () => {
+      const syndicate = uniqueId('ledger');
+      const skilled = usageRow(syndicate, { at: 1_000, skills: [{ name: 'pdf-forms', hash: `sha256:${'a'.repeat(64)}` }, { name: 'release-notes', hash: `sha256:${'b'.repeat(64)}` }] });
+      const plain = usageRow(syndicate, { at: 2_000 });
+      await store.recordUsage([skilled, plain]);
+
+      expect(await store.queryUsage({ syndicate })).toStrictEqual([skilled, plain]);
+    });
+
     it('returns only the usage rows at or after since', async () => {
       const syndicate = uniqueId('ledger');
       const rows = [1_000, 2_000, 3_000].map((at) => usageRow(syndicate, { at }));
