@@ -158,6 +158,9 @@ export function createTracePrinter(write: Write, style: Style, mode: TraceMode):
         return;
       case 'usage':
         return;
+      case 'skill-activated':
+        // The activate_skill result line above names the skill and its hash.
+        return;
     }
   };
 

@@ -110,8 +110,8 @@ export function buildProgram(): Command {
   skills
     .command('add')
     .summary('install a skill into the project and pin its content hash')
-    .description("Copy a skill folder into the project's .agents/skills/ and record its content hash in .agents/skills.lock.json; a pinned skill whose files change is refused until it is added again.")
-    .argument('<folder>', 'the skill folder')
+    .description("Copy a skill folder, or the one skill folder in a .tgz, into the project's .agents/skills/ and record its content hash in .agents/skills.lock.json; a pinned skill whose files change is refused until it is added again. An archive holding a link, an absolute path or a path with '..' is refused.")
+    .argument('<folder>', 'the skill folder, or a .tgz holding one')
     .action(async (folder: string) => {
       const { addSkillCommand } = await import('./skillsCommand.js');
       process.exitCode = addSkillCommand(folder);

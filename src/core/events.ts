@@ -57,6 +57,8 @@ export type TurnEventBody =
    */
   | { type: 'question-withdrawn' }
   | { type: 'warning'; message: string }
+  /** activate_skill loaded a skill's instructions (once per turn): its name and the content hash of its files. */
+  | { type: 'skill-activated'; skill: string; hash: string }
   /** One per model call, whatever its outcome: the source of the usage ledger and model spans. */
   | ({ type: 'usage'; provider: string; model: string; latencyMs: number; outcome: ModelCallOutcome } & UsageFigures & ModelCallDetails)
   | { type: 'error'; message: string; code: string }

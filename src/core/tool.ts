@@ -1,3 +1,4 @@
+import type { TurnEventBody } from './events.js';
 import type { z } from 'zod';
 import type { SessionNotes } from './notes.js';
 
@@ -11,7 +12,12 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The session's scratchpad; absent when the caller keeps no session (no store, or memory_system: internal-only). */
   notes?: SessionNotes;
+  /** Adds an event a tool reports to the turn's stream, as the calling agent's. */
+  report?: (event: ToolReportedEvent) => void;
 }
+
+/** The events a tool may add to the turn's stream. */
+export type ToolReportedEvent = Extract<TurnEventBody, { type: 'skill-activated' }>;
 
 export interface Tool<Input = unknown, Output = unknown> {
   name: string;

@@ -4,7 +4,7 @@ import type { ModelToolCall } from './callModel.js';
 import { errorMessage } from '../core/errors.js';
 import { isTurnFatal } from './errors.js';
 import { delegatedContext, type TurnContext } from './turnContext.js';
-import type { ToolResult } from '../core/tool.js';
+import type { ToolReportedEvent, ToolResult } from '../core/tool.js';
 import { isCodeModeTool, runCodeModeTool } from './codeMode/codeModeTools.js';
 
 // Runs one tool call the model asked for. Every outcome short of a turn-ending error comes
@@ -38,7 +38,7 @@ async function delegate(turn: TurnContext, parent: CompiledAgent, sub: CompiledA
   }
 }
 
-async function invokeTool(turn: TurnContext, agent: CompiledAgent, call: ModelToolCall, args: unknown): Promise<ToolResult> {
+async function invokeTool(turn: TurnContext, agent: CompiledAgent, call: ModelToolCall, args: unknown, depth: number): Promise<ToolResult> {
   const tool = agent.tools.get(call.toolName);
   if (!tool) {
     const available = [...agent.subagents.keys(), ...agent.tools.keys()];
@@ -50,7 +50,8 @@ async function invokeTool(turn: TurnContext, agent: CompiledAgent, call: ModelTo
     return { isError: true, output: `Invalid arguments for ${tool.name}: ${problems.join('; ')}` };
   }
   try {
-    const output = await tool.execute(input.data, { agent: agent.name, turnId: turn.turnId, sessionId: turn.sessionId, signal: turn.signal, notes: turn.notes });
+    const report = (event: ToolReportedEvent): void => turn.emit(agent.name, depth, event);
+    const output = await tool.execute(input.data, { agent: agent.name, turnId: turn.turnId, sessionId: turn.sessionId, signal: turn.signal, notes: turn.notes, report });
     return { isError: false, output: output ?? null };
   } catch (error) {
     if (turn.signal.aborted) throw error;
@@ -72,7 +73,7 @@ export async function executeToolCall(turn: TurnContext, agent: CompiledAgent, c
   else if (agent.scriptFunctions !== undefined && isCodeModeTool(call.toolName)) {
     // Each call the script makes comes back through here, as one the model made would.
     result = await runCodeModeTool(turn, agent, call, args.value, depth, (nestedTurn, nested) => executeToolCall(nestedTurn, agent, nested, depth, runSubagent));
-  } else result = await invokeTool(turn, agent, call, args.value);
+  } else result = await invokeTool(turn, agent, call, args.value, depth);
   turn.emit(agent.name, depth, { type: 'tool-result', tool: call.toolName, callId: call.toolCallId, output: result.output, isError: result.isError, ...parentCallId });
   return result;
 }

@@ -50,6 +50,14 @@ export interface UsageRow {
   outcome: ModelCallOutcome;
   /** How the turn that made the call ended. */
   turnStatus: TurnStatus;
+  /** The skills the turn activated (activate_skill), in order; absent when it activated none. */
+  skills?: SkillUse[];
+}
+
+/** A skill as a turn used it: its name and the content hash of its files then. */
+export interface SkillUse {
+  name: string;
+  hash: string;
 }
 
 export interface UsageQuery {

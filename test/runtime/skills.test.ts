@@ -6,6 +6,8 @@ import { addSkill } from '../../src/tools/skills/lockfile.js';
 import { SyndicateConfigError } from '../../src/config/errors.js';
 import { PDF_SKILL, removeSkills, writeSkill } from '../tools/skills/fixtures.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import type { UsageRow } from '../../src/store/store.js';
+import { createUsageLedger } from '../../src/telemetry/ledger/usageLedger.js';
 import { agent, collect, compile, ofType, recordCalls, tempDbPath, type ModelCall } from './fixtures.js';
 
 afterEach(removeSkills);
@@ -39,6 +41,40 @@ describe('skills on an agent', () => {
     const [first, second] = ofType(events, 'tool-result').map((event) => event.output);
     expect(first).toEqual({ skill: 'pdf-forms', hash: expect.stringMatching(/^sha256:/), instructions: '# Filling forms\nRead references/fields.md first.', files: ['references/fields.md'] });
     expect(second).toMatchObject({ skill: 'pdf-forms', note: expect.stringContaining('Already loaded') });
+  });
+
+  it('names the tools a skill lists in allowed-tools when it is activated', async () => {
+    const dir = writeSkill('release-notes', { 'SKILL.md': '---\nname: release-notes\ndescription: Writes release notes.\nallowed-tools: calculator read_skill_file\n---\nBody' });
+    const folders = { project: path.dirname(dir), user: path.join(path.dirname(dir), 'none') };
+    const compiled = compile(agent('Clerk', { skills: ['release-notes'], script: [{ tool_calls: [{ tool: 'activate_skill', args: { name: 'release-notes' } }] }, { reply: 'done' }] }), { skillFolders: folders });
+
+    const events = await collect(compiled, { input: 'notes' });
+
+    expect(ofType(events, 'tool-result')[0]!.output).toMatchObject({ skill: 'release-notes', allowed_tools: ['calculator', 'read_skill_file'] });
+  });
+
+  it('reports each skill it loads in a skill-activated event with its hash, once per turn', async () => {
+    const { dir, compiled } = skilled([{ tool_calls: [{ tool: 'activate_skill', args: { name: 'pdf-forms' } }] }, { tool_calls: [{ tool: 'activate_skill', args: { name: 'pdf-forms' } }] }, { reply: 'done' }]);
+    const loaded = loadSkill(dir);
+    assert(loaded.ok);
+
+    const events = await collect(compiled, { input: 'fill the form' });
+
+    expect(ofType(events, 'skill-activated')).toEqual([expect.objectContaining({ agent: 'Clerk', skill: 'pdf-forms', hash: loaded.skill.hash })]);
+  });
+
+  it('names the skills a turn activated in every usage ledger row of that turn', async () => {
+    const { dir, compiled } = skilled([{ tool_calls: [{ tool: 'activate_skill', args: { name: 'pdf-forms' } }] }, { reply: 'done' }]);
+    const loaded = loadSkill(dir);
+    assert(loaded.ok);
+    const rows: UsageRow[] = [];
+    const ledger = createUsageLedger({ store: { recordUsage: async (batch) => void rows.push(...batch) }, syndicate: 'Clerks', sessionId: null, onError: (error) => { throw error; } });
+
+    await collect(compiled, { input: 'fill the form', observers: [ledger.observe] });
+    await collect(compiled, { input: 'just talk', observers: [ledger.observe] });
+    await ledger.settled();
+
+    expect(rows.map((row) => row.skills)).toEqual([[{ name: 'pdf-forms', hash: loaded.skill.hash }], [{ name: 'pdf-forms', hash: loaded.skill.hash }], undefined]);
   });
 
   it('reads a skill’s file, and refuses a path that leaves its folder', async () => {

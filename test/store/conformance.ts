@@ -21,7 +21,7 @@ function messages(count: number, prefix = 'message'): TurnEvent[] {
 }
 
 /** Resolves once Date.now() has moved past its current value, so timestamps taken after differ. */
-async function nextMillisecond(): Promise<void> {
+export async function nextMillisecond(): Promise<void> {
   const start = Date.now();
   while (Date.now() <= start) await new Promise((resolve) => setTimeout(resolve, 1));
 }
@@ -351,6 +351,15 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       await store.recordUsage([late, tieFirst]);
       await store.recordUsage([tieSecond, early]);
       expect(await store.queryUsage({ syndicate })).toStrictEqual([early, tieFirst, tieSecond, late]);
+    });
+
+    it('reads back the skills a usage row names, and none on a row that names none', async () => {
+      const syndicate = uniqueId('ledger');
+      const skilled = usageRow(syndicate, { at: 1_000, skills: [{ name: 'pdf-forms', hash: `sha256:${'a'.repeat(64)}` }, { name: 'release-notes', hash: `sha256:${'b'.repeat(64)}` }] });
+      const plain = usageRow(syndicate, { at: 2_000 });
+      await store.recordUsage([skilled, plain]);
+
+      expect(await store.queryUsage({ syndicate })).toStrictEqual([skilled, plain]);
     });
 
     it('returns only the usage rows at or after since', async () => {

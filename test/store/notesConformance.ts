@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_NOTE_BYTES, MAX_NOTES_PER_SESSION } from '../../src/core/notes.js';
 import type { Store } from '../../src/store/store.js';
+import { nextMillisecond } from './conformance.js';
 
 // The behaviour every SessionNotes implementation must show (the scratchpad), against the Store
 // interface so the PostgreSQL implementation runs it unchanged. Each test uses fresh session ids.
@@ -70,6 +71,33 @@ export function describeSessionNotesConformance(name: string, open: () => Promis
       await Promise.all(Array.from({ length: MAX_NOTES_PER_SESSION + 8 }, (_, i) => store.notes.write(session, `c${i}`, 'x', 'replace')));
 
       expect(await store.notes.list(session)).toHaveLength(MAX_NOTES_PER_SESSION);
+    });
+
+    it('deletes a session’s notes with the session, and only its notes', async () => {
+      const other = `session-${randomUUID()}`;
+      await store.openSession(session, 'notes');
+      await store.notes.write(session, 'plan', 'mine', 'replace');
+      await store.notes.write(other, 'plan', 'theirs', 'replace');
+
+      await store.deleteSession(session);
+
+      expect(await store.notes.list(session)).toEqual([]);
+      expect(await store.notes.read(other, 'plan')).toBe('theirs');
+    });
+
+    it('deletes the notes of the sessions it prunes, keeping those of newer sessions', async () => {
+      const fresh = `session-${randomUUID()}`;
+      await store.openSession(session, 'notes');
+      await store.notes.write(session, 'plan', 'stale', 'replace');
+      await nextMillisecond();
+      const cutoff = Date.now();
+      await store.openSession(fresh, 'notes');
+      await store.notes.write(fresh, 'plan', 'fresh', 'replace');
+
+      expect(await store.pruneSessions(cutoff)).toBeGreaterThanOrEqual(1);
+
+      expect(await store.notes.list(session)).toEqual([]);
+      expect(await store.notes.read(fresh, 'plan')).toBe('fresh');
     });
 
     it('lists the notes by name with their sizes, and clears them all', async () => {

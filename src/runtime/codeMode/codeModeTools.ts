@@ -33,10 +33,11 @@ export function isCodeModeTool(name: string): boolean {
   return CODE_MODE_TOOLS.has(name);
 }
 
-function limitsLine(): string {
+// Made once: toLocaleString and zod's JSON Schema conversion were a visible part of every code-mode turn.
+const LIMITS_LINE = ((): string => {
   const { cpuMs, memoryBytes, hostCalls, outputChars } = DEFAULT_SANDBOX_LIMITS;
   return `Limits: ${cpuMs / 1000} s of CPU, ${memoryBytes / (1024 * 1024)} MiB of memory, ${hostCalls} tool calls, ${outputChars.toLocaleString('en-US')} characters of output.`;
-}
+})();
 
 function executeDescription(functions: readonly ToolFunction[]): string {
   const names = functions.length > 0 ? functions.map((fn) => fn.name).join(', ') : 'none';
@@ -44,7 +45,7 @@ function executeDescription(functions: readonly ToolFunction[]): string {
     'Runs a JavaScript script in a sandbox with no network, files or timers, and returns what it returns (as JSON) with its console.log output.',
     'The script is the body of an async function: use await, end with `return <value>`.',
     'Each tool function is async and takes one object argument; a tool\'s error is thrown as an Error. Run independent calls together with Promise.all.',
-    limitsLine(),
+    LIMITS_LINE,
     `Tool functions: ${names}. describe_tool_function gives one's input; list_tool_functions summarises them all.`,
   ].join('\n');
 }
@@ -53,6 +54,10 @@ function specOf(name: string, description: string, schema: z.ZodType): LanguageM
   const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
   return { type: 'function', name, description, inputSchema: inputSchema as LanguageModelV3FunctionTool['inputSchema'] };
 }
+
+const EXECUTE_INPUT_SCHEMA = specOf(EXECUTE_CODE, '', executeInput).inputSchema;
+const LIST_SPEC = specOf(LIST_TOOL_FUNCTIONS, 'Lists the tool functions execute_code scripts can call, one line each.', listInput);
+const DESCRIBE_SPEC = specOf(DESCRIBE_TOOL_FUNCTION, 'Describes one tool function: its input as a TypeScript declaration, and what it does.', describeInput);
 
 /**
  * The agent as the model sees it in code mode: the three code-mode tools instead of its own,
@@ -66,9 +71,9 @@ export function inCodeMode(agent: CompiledAgent): CompiledAgent {
     ...agent,
     scriptFunctions: functions,
     toolSpecs: [
-      specOf(EXECUTE_CODE, executeDescription(functions), executeInput),
-      specOf(LIST_TOOL_FUNCTIONS, 'Lists the tool functions execute_code scripts can call, one line each.', listInput),
-      specOf(DESCRIBE_TOOL_FUNCTION, 'Describes one tool function: its input as a TypeScript declaration, and what it does.', describeInput),
+      { type: 'function', name: EXECUTE_CODE, description: executeDescription(functions), inputSchema: EXECUTE_INPUT_SCHEMA },
+      LIST_SPEC,
+      DESCRIBE_SPEC,
       ...direct,
     ],
   };
@@ -121,16 +126,19 @@ async function executeCode(turn: TurnContext, agent: CompiledAgent, call: ModelT
   const stop = new AbortController();
   let fatal: { error: unknown } | undefined;
   let calls = 0;
+  // The nested calls' context: runScript gives every call of the script the same signal, which
+  // aborts with the turn or when the script ends.
+  let nestedTurn: TurnContext | undefined;
   const hostFunction =
     (fn: ToolFunction): HostFunction =>
-    async (input, scriptEnded) => {
+    async (input, signal) => {
       const nested: ModelToolCall = { toolCallId: `${call.toolCallId}.${++calls}`, toolName: fn.toolName, input: JSON.stringify(input), args: { ok: true, value: input }, parentCallId: call.toolCallId };
-      const signal = AbortSignal.any([turn.signal, scriptEnded]);
+      if (nestedTurn?.signal !== signal) nestedTurn = contextWithSignal(turn, signal);
       let result: ToolResult;
       try {
-        result = await runNested(contextWithSignal(turn, signal), nested);
+        result = await runNested(nestedTurn, nested);
       } catch (error) {
-        if (scriptEnded.aborted && !turn.signal.aborted) emitDropped(turn, agent, depth, nested);
+        if (signal.aborted && !turn.signal.aborted) emitDropped(turn, agent, depth, nested);
         else if (isTurnFatal(error, turn.signal)) {
           fatal ??= { error };
           stop.abort();

@@ -4,6 +4,7 @@ import { createDb, type Db, type PostgresStoreOptions } from './connection.js';
 import { createPostgresDocuments } from './documents.js';
 import { createPostgresFacts } from './facts.js';
 import { createPostgresNotes } from './notes.js';
+import { skillsColumn, usageRowOf, type StoredUsageRow } from '../usageSkills.js';
 import { migrate } from './schema.js';
 import { createPostgresTasks } from './tasks.js';
 
@@ -27,14 +28,14 @@ const APPEND = `
 
 const USAGE_COLUMNS = `at, syndicate, session_id AS "sessionId", turn_id AS "turnId", agent, provider, model,
   input_tokens AS "inputTokens", output_tokens AS "outputTokens", reasoning_tokens AS "reasoningTokens",
-  cached_input_tokens AS "cachedInputTokens", latency_ms AS "latencyMs", outcome, turn_status AS "turnStatus"`;
+  cached_input_tokens AS "cachedInputTokens", latency_ms AS "latencyMs", outcome, turn_status AS "turnStatus", skills`;
 
 // One multi-row INSERT over arrays: the whole batch is one statement, so it is stored or refused whole.
 const INSERT_USAGE = `
   INSERT INTO usage_ledger (at, syndicate, session_id, turn_id, agent, provider, model, input_tokens, output_tokens,
-    reasoning_tokens, cached_input_tokens, latency_ms, outcome, turn_status)
+    reasoning_tokens, cached_input_tokens, latency_ms, outcome, turn_status, skills)
   SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[],
-    $9::bigint[], $10::bigint[], $11::bigint[], $12::float8[], $13::text[], $14::text[])`;
+    $9::bigint[], $10::bigint[], $11::bigint[], $12::float8[], $13::text[], $14::text[], $15::text[])`;
 
 function notOpened(sessionId: string): Error {
   return new Error(`cannot append to session '${sessionId}': it was not opened (call openSession first)`);
@@ -45,7 +46,7 @@ function usageColumns(rows: readonly UsageRow[]): unknown[][] {
     'at', 'syndicate', 'sessionId', 'turnId', 'agent', 'provider', 'model', 'inputTokens', 'outputTokens',
     'reasoningTokens', 'cachedInputTokens', 'latencyMs', 'outcome', 'turnStatus',
   ] as const satisfies ReadonlyArray<keyof UsageRow>;
-  return keys.map((key) => rows.map((row) => row[key]));
+  return [...keys.map((key) => rows.map((row) => row[key])), rows.map((row) => skillsColumn(row.skills))];
 }
 
 function sessionStore(db: Db) {
@@ -79,11 +80,21 @@ function sessionStore(db: Db) {
       );
     },
     async deleteSession(id: string): Promise<boolean> {
-      return ((await db.write('DELETE FROM sessions WHERE id = $1', [id])).rowCount ?? 0) > 0;
+      // Notes are keyed by the session id, not its row (notesSchema.ts), so no cascade reaches them.
+      const { rows } = await db.write<{ deleted: boolean }>(
+        `WITH notes AS (DELETE FROM session_notes WHERE session_id = $1), gone AS (DELETE FROM sessions WHERE id = $1 RETURNING 1) SELECT count(*) > 0 AS deleted FROM gone`,
+        [id],
+      );
+      return rows[0]!.deleted;
     },
     async pruneSessions(before: number): Promise<number> {
-      // Events go with their sessions (ON DELETE CASCADE); sessions_by_update finds the old ones.
-      return (await db.write('DELETE FROM sessions WHERE updated_at < $1', [before])).rowCount ?? 0;
+      // Events go with their sessions (ON DELETE CASCADE), notes by id; sessions_by_update finds the old ones.
+      const { rows } = await db.write<{ pruned: number }>(
+        `WITH gone AS (DELETE FROM sessions WHERE updated_at < $1 RETURNING id), notes AS (DELETE FROM session_notes WHERE session_id IN (SELECT id COLLATE "C" FROM gone))
+         SELECT count(*)::int AS pruned FROM gone`,
+        [before],
+      );
+      return rows[0]!.pruned;
     },
     async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
       // Serialised up front: an event that cannot be stored fails its batch before anything is written.
@@ -114,10 +125,11 @@ function usageLedger(db: Db) {
       await db.write(INSERT_USAGE, usageColumns(rows));
     },
     async queryUsage({ since, syndicate }: UsageQuery = {}): Promise<UsageRow[]> {
-      return db.read<UsageRow>(
+      const rows = await db.read<StoredUsageRow>(
         `SELECT ${USAGE_COLUMNS} FROM usage_ledger WHERE ($1::bigint IS NULL OR at >= $1) AND ($2::text IS NULL OR syndicate = $2) ORDER BY at, id`,
         [since ?? null, syndicate ?? null],
       );
+      return rows.map(usageRowOf);
     },
   };
 }

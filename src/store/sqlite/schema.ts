@@ -91,6 +91,10 @@ const MIGRATIONS: readonly string[] = [
   FACT_CODES_MIGRATION,
   TASK_LEASES_MIGRATION,
   NOTES_MIGRATION,
+  `
+  -- The skills each ledger row's turn activated, as JSON text (store/usageSkills.ts); NULL when none.
+  ALTER TABLE usage_ledger ADD COLUMN skills TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

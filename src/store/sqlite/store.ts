@@ -8,6 +8,7 @@ import { createSqliteFacts } from './facts.js';
 import type { JournalBatch } from './journal.js';
 import { startJournalIngest, type JournalIngest } from './journalIngest.js';
 import { createSqliteNotes } from './notes.js';
+import { skillsColumn, usageRowOf, type StoredUsageRow } from '../usageSkills.js';
 import { createSqliteTasks } from './tasks.js';
 
 export interface SqliteStoreOptions {
@@ -69,12 +70,13 @@ type UsageParams = [
   latencyMs: number,
   outcome: string,
   turnStatus: string,
+  skills: string | null,
 ];
 
 const SELECT_USAGE = `
   SELECT at, syndicate, session_id AS sessionId, turn_id AS turnId, agent, provider, model,
          input_tokens AS inputTokens, output_tokens AS outputTokens, reasoning_tokens AS reasoningTokens,
-         cached_input_tokens AS cachedInputTokens, latency_ms AS latencyMs, outcome, turn_status AS turnStatus
+         cached_input_tokens AS cachedInputTokens, latency_ms AS latencyMs, outcome, turn_status AS turnStatus, skills
   FROM usage_ledger`;
 
 const LAST_SEQ = 'SELECT seq FROM events WHERE session_number = s.number ORDER BY seq DESC LIMIT 1';
@@ -99,6 +101,8 @@ function prepareStatements(db: Database.Database) {
     ),
     deleteEvents: db.prepare<[sessionId: string]>('DELETE FROM events WHERE session_number = (SELECT number FROM sessions WHERE id = ?)'),
     deleteSession: db.prepare<[id: string]>('DELETE FROM sessions WHERE id = ?'),
+    // Notes are keyed by the session id, not its row (notesSchema.ts): they go with the session by id.
+    deleteNotes: db.prepare<[sessionId: string]>('DELETE FROM session_notes WHERE session_id = ?'),
     // A session's updatedAt is its last event's appended_at (see SELECT_SESSIONS).
     selectStale: db.prepare<[before: number], { number: number; id: string }>(
       `SELECT s.number, s.id FROM sessions AS s
@@ -108,11 +112,11 @@ function prepareStatements(db: Database.Database) {
     deleteSessionNumbered: db.prepare<[number: number]>('DELETE FROM sessions WHERE number = ?'),
     insertUsage: db.prepare<UsageParams>(
       `INSERT INTO usage_ledger (at, syndicate, session_id, turn_id, agent, provider, model, input_tokens, output_tokens,
-         reasoning_tokens, cached_input_tokens, latency_ms, outcome, turn_status)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         reasoning_tokens, cached_input_tokens, latency_ms, outcome, turn_status, skills)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    selectUsage: db.prepare<[since: number], UsageRow>(`${SELECT_USAGE} WHERE at >= ? ORDER BY at, id`),
-    selectUsageOf: db.prepare<[since: number, syndicate: string], UsageRow>(`${SELECT_USAGE} WHERE at >= ? AND syndicate = ? ORDER BY at, id`),
+    selectUsage: db.prepare<[since: number], StoredUsageRow>(`${SELECT_USAGE} WHERE at >= ? ORDER BY at, id`),
+    selectUsageOf: db.prepare<[since: number, syndicate: string], StoredUsageRow>(`${SELECT_USAGE} WHERE at >= ? AND syndicate = ? ORDER BY at, id`),
   };
 }
 
@@ -276,13 +280,15 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
 
   const deleteSession = db.transaction((id: string): boolean => {
     sql.deleteEvents.run(id);
+    sql.deleteNotes.run(id);
     return sql.deleteSession.run(id).changes > 0;
   });
 
   const pruneSessions = db.transaction((before: number): string[] => {
     const stale = sql.selectStale.all(before);
-    for (const { number } of stale) {
+    for (const { number, id } of stale) {
       sql.deleteEventsOf.run(number);
+      sql.deleteNotes.run(id);
       sql.deleteSessionNumbered.run(number);
     }
     return stale.map(({ id }) => id);
@@ -292,7 +298,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     for (const r of rows) {
       sql.insertUsage.run(
         r.at, r.syndicate, r.sessionId, r.turnId, r.agent, r.provider, r.model,
-        r.inputTokens, r.outputTokens, r.reasoningTokens, r.cachedInputTokens, r.latencyMs, r.outcome, r.turnStatus,
+        r.inputTokens, r.outputTokens, r.reasoningTokens, r.cachedInputTokens, r.latencyMs, r.outcome, r.turnStatus, skillsColumn(r.skills),
       );
     }
   });
@@ -364,7 +370,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       checkpointer.committed();
     },
     async queryUsage({ since = Number.MIN_SAFE_INTEGER, syndicate }: UsageQuery = {}): Promise<UsageRow[]> {
-      return syndicate === undefined ? sql.selectUsage.all(since) : sql.selectUsageOf.all(since, syndicate);
+      return (syndicate === undefined ? sql.selectUsage.all(since) : sql.selectUsageOf.all(since, syndicate)).map(usageRowOf);
     },
     close(): Promise<void> {
       closing ??= (async () => {

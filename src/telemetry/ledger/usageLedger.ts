@@ -1,5 +1,5 @@
 import type { TurnEvent, TurnEventOf, TurnObserver, TurnStatus } from '../../core/events.js';
-import type { Store, UsageRow } from '../../store/store.js';
+import type { SkillUse, Store, UsageRow } from '../../store/store.js';
 
 export interface UsageLedgerOptions {
   store: Pick<Store, 'recordUsage'>;
@@ -20,7 +20,7 @@ export interface UsageLedger {
 const FLUSH_AT_ROWS = 256;
 const FLUSH_AFTER_MS = 1_000;
 
-function rowOf(event: TurnEventOf<'usage'>, syndicate: string, sessionId: string | null, turnStatus: TurnStatus): UsageRow {
+function rowOf(event: TurnEventOf<'usage'>, syndicate: string, sessionId: string | null, turnStatus: TurnStatus, skills: readonly SkillUse[]): UsageRow {
   return {
     at: event.at,
     syndicate,
@@ -36,6 +36,7 @@ function rowOf(event: TurnEventOf<'usage'>, syndicate: string, sessionId: string
     latencyMs: event.latencyMs,
     outcome: event.outcome,
     turnStatus,
+    ...(skills.length > 0 ? { skills: [...skills] } : {}),
   };
 }
 
@@ -52,6 +53,8 @@ function nextTick(): Promise<void> {
 export function createUsageLedger({ store, syndicate, sessionId, onError }: UsageLedgerOptions): UsageLedger {
   // The usage events of each turn still running; a row is built once, when its turn's status is known.
   const open = new Map<string, Array<TurnEventOf<'usage'>>>();
+  // The skills each running turn has activated: every row of the turn names them.
+  const skillsOf = new Map<string, SkillUse[]>();
   let ready: UsageRow[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writes: Promise<void> = Promise.resolve();
@@ -84,15 +87,22 @@ export function createUsageLedger({ store, syndicate, sessionId, onError }: Usag
   };
 
   const observe = (event: TurnEvent): void => {
-    if (event.type === 'usage') {
+    if (event.type === 'skill-activated') {
+      const skills = skillsOf.get(event.turnId);
+      const used = { name: event.skill, hash: event.hash };
+      if (!skills) skillsOf.set(event.turnId, [used]);
+      else if (!skills.some((skill) => skill.name === used.name && skill.hash === used.hash)) skills.push(used);
+    } else if (event.type === 'usage') {
       const calls = open.get(event.turnId);
       if (calls) calls.push(event);
       else open.set(event.turnId, [event]);
     } else if (event.type === 'turn-end') {
       const calls = open.get(event.turnId);
+      const skills = skillsOf.get(event.turnId) ?? [];
       open.delete(event.turnId);
+      skillsOf.delete(event.turnId);
       if (!calls) return;
-      for (const call of calls) ready.push(rowOf(call, syndicate, sessionId, event.status));
+      for (const call of calls) ready.push(rowOf(call, syndicate, sessionId, event.status, skills));
       // One commit per batch of turns, not per turn: a commit costs as much as a whole turn's
       // framework work here (bench/observability.ts). A crash loses at most FLUSH_AFTER_MS of
       // ledger rows, never session events.

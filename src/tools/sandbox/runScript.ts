@@ -7,7 +7,10 @@ import { describeFailure, type ScriptFailure, type ScriptFailureKind } from './s
 // text, so the script never holds a host object and the host never holds a script object.
 // Tool functions are async: the script's promise for a call is settled when the host's is.
 
-/** A function the script may call; `signal` aborts when the script ends before the call does. */
+/**
+ * A function the script may call. `signal` aborts when the run's signal does, or when the script
+ * ends before the call does; it is the same signal for every call of one script.
+ */
 export type HostFunction = (input: unknown, signal: AbortSignal) => Promise<unknown>;
 
 export interface ScriptRun {
@@ -31,8 +34,10 @@ const SCRIPT_FILE = 'script.js';
 
 // The script's console and tool functions, over host primitives the prelude hides before the
 // script runs. Promises live in the VM and the host settles them by id: each crossing of the
-// boundary costs tens of microseconds in quickjs-emscripten, so a call makes one each way.
-// It returns [settle(id, ok, text), watch(promise)], which the host keeps.
+// boundary costs tens of microseconds in quickjs-emscripten, so a call makes one each way, with
+// as few values as can carry it: both sides number calls 1, 2, 3... in the order the script makes
+// them, so no id crosses on the way out, and a failure comes back under the negated id.
+// It returns [settle(id, text), watch(promise)], which the host keeps.
 const PRELUDE = `(() => {
   const { __print: print, __call: call, __names: names, __finish: finish, __input: input } = globalThis;
   delete globalThis.__print; delete globalThis.__call; delete globalThis.__names; delete globalThis.__finish; delete globalThis.__input;
@@ -49,16 +54,16 @@ const PRELUDE = `(() => {
       const failure = new Error();
       const json = stringify(input === undefined ? {} : input) ?? '{}';
       return new Promise((resolve, reject) => {
-        const id = ++next;
-        waiting.set(id, { resolve, reject, failure });
-        call(id, name, json);
+        waiting.set(++next, { resolve, reject, failure });
+        call(name, json);
       });
     };
   }
-  const settle = (id, ok, text) => {
+  const settle = (signed, text) => {
+    const id = signed < 0 ? -signed : signed;
     const call = waiting.get(id);
     waiting.delete(id);
-    if (ok) call.resolve(parse(text));
+    if (signed > 0) call.resolve(parse(text));
     else { call.failure.message = text; call.reject(call.failure); }
   };
   const watch = (promise) => promise.then(
@@ -79,6 +84,8 @@ interface Session {
   logs: string[];
   outputChars: number;
   hostCalls: number;
+  /** Calls the script has made, counted as the prelude counts them (hostCalls stops at the cap). */
+  callsMade: number;
   /** Host calls still running, by the id the script's promise waits under. */
   pending: Map<number, Promise<void>>;
   settle: QuickJSHandle | undefined;
@@ -88,7 +95,9 @@ interface Session {
   cpuUsed: number;
   segmentStart: number;
   /** Aborted when the script ends: tells the calls it left running. */
-  calls: AbortController;
+  ended: AbortController;
+  /** The run's signal or `ended`, made once: a composite signal per call cost more than the call. */
+  callSignal: AbortSignal;
   /** Resolves the host loop's wait for the next settlement. */
   wake: (() => void) | undefined;
 }
@@ -124,9 +133,11 @@ function settle(session: Session, id: number, ok: boolean, text: string): void {
   // The script has ended (or is being torn down): nothing waits for this call any more.
   if (session.ending !== undefined || session.stop !== undefined || !session.settle?.alive) return;
   const { ctx } = session;
-  const args = [ctx.newNumber(id), ok ? ctx.true : ctx.false, ctx.newString(text)];
-  const result = inVm(session, () => ctx.callFunction(session.settle!, ctx.undefined, args));
-  for (const arg of args) arg.dispose();
+  const signed = ctx.newNumber(ok ? id : -id);
+  const payload = ctx.newString(text);
+  const result = inVm(session, () => ctx.callFunction(session.settle!, ctx.undefined, signed, payload));
+  signed.dispose();
+  payload.dispose();
   if (result.error) {
     stopWith(session, 'exception', 'settling a tool call failed');
     result.error.dispose();
@@ -157,10 +168,13 @@ function addPrimitives(session: Session, functions: ReadonlyMap<string, HostFunc
   setGlobal(
     ctx,
     '__call',
-    ctx.newFunction('__call', (idHandle, nameHandle, inputHandle) => {
-      const id = ctx.getNumber(idHandle);
+    ctx.newFunction('__call', (nameHandle, inputHandle) => {
+      // The script's own count of its calls, which names the promise the result settles.
+      const id = ++session.callsMade;
       const name = ctx.getString(nameHandle);
       const json = ctx.getString(inputHandle);
+      // A job the script left queued may still run after its promise settled: it may not start tools.
+      if (session.ending !== undefined || session.stop !== undefined) return { error: ctx.newError(`${name} was called after the script ended`) };
       const fn = functions.get(name);
       if (!fn) return { error: ctx.newError(`${name} is not a tool function`) };
       if (++session.hostCalls > limits.hostCalls) {
@@ -170,7 +184,7 @@ function addPrimitives(session: Session, functions: ReadonlyMap<string, HostFunc
       if (json.length > limits.inputChars) return { error: ctx.newError(`the input of ${name} is ${json.length} characters of JSON, more than the ${limits.inputChars} allowed`) };
       // Started once the script yields, so the tool's own synchronous work is not billed as script CPU.
       const done = Promise.resolve()
-        .then(() => fn(JSON.parse(json), session.calls.signal))
+        .then(() => fn(JSON.parse(json), session.callSignal))
         .then(
           (value) => settle(session, id, true, JSON.stringify(value ?? null)),
           (error: unknown) => settle(session, id, false, errorText(error)),
@@ -275,6 +289,7 @@ export async function runScript(run: ScriptRun): Promise<ScriptOutcome> {
   vm.setMemoryLimit(limits.memoryBytes);
   vm.setMaxStackSize(limits.stackBytes);
   const ctx = vm.newContext();
+  const ended = new AbortController();
   const session: Session = {
     vm,
     ctx,
@@ -282,6 +297,7 @@ export async function runScript(run: ScriptRun): Promise<ScriptOutcome> {
     logs: [],
     outputChars: 0,
     hostCalls: 0,
+    callsMade: 0,
     pending: new Map(),
     settle: undefined,
     ending: undefined,
@@ -289,7 +305,8 @@ export async function runScript(run: ScriptRun): Promise<ScriptOutcome> {
     stopMessage: undefined,
     cpuUsed: 0,
     segmentStart: 0,
-    calls: new AbortController(),
+    ended,
+    callSignal: AbortSignal.any([run.signal, ended.signal]),
     wake: undefined,
   };
   let watch: QuickJSHandle | undefined;
@@ -321,7 +338,7 @@ export async function runScript(run: ScriptRun): Promise<ScriptOutcome> {
     // Calls the script left running are told to stop and awaited: none may outlive the script,
     // or touch its context once it is gone.
     session.ending ??= { ok: false, error: undefined };
-    session.calls.abort();
+    session.ended.abort();
     await Promise.all(session.pending.values());
     session.settle?.dispose();
     watch?.dispose();

@@ -25,13 +25,42 @@ export interface Skill {
   license?: string;
   compatibility?: string;
   metadata?: Record<string, string>;
-  allowedTools?: string;
+  /** `allowed-tools`, one entry per tool, e.g. ['read_skill_file', 'Bash(git:*)']: shown, not enforced. */
+  allowedTools?: string[];
 }
 
 export type LoadedSkill = { ok: true; skill: Skill } | { ok: false; issues: ConfigIssue[] };
 
 const SKILL_FILE = 'SKILL.md';
 const MAX_FILES = 500;
+
+/** A tool name, optionally with a parenthesised pattern as some clients write them: Bash(git log:*). */
+const TOOL_ENTRY = /^[A-Za-z_][\w.-]*(\([^()]*\))?$/;
+
+/**
+ * `allowed-tools` entries. The spec separates them by spaces; a space inside parentheses belongs
+ * to its entry, and a comma also separates, as many published skills write them.
+ */
+export function allowedToolEntries(list: string): string[] {
+  const entries: string[] = [];
+  let current = '';
+  let depth = 0;
+  for (const char of list) {
+    if (char === '(') depth++;
+    else if (char === ')') depth--;
+    if (depth === 0 && (char === ',' || /\s/.test(char))) {
+      if (current) entries.push(current);
+      current = '';
+    } else current += char;
+  }
+  if (current) entries.push(current);
+  return entries;
+}
+
+const allowedTools = z.string().superRefine((list, ctx) => {
+  const bad = allowedToolEntries(list).filter((entry) => !TOOL_ENTRY.test(entry));
+  if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `${bad.map((entry) => `'${entry}'`).join(', ')} is not a tool name: list tool names separated by spaces, e.g. "read_skill_file calculator"` });
+});
 
 const frontmatterSchema = z.strictObject({
   name: z
@@ -42,7 +71,7 @@ const frontmatterSchema = z.strictObject({
   license: z.string().optional(),
   compatibility: z.string().max(500).optional(),
   metadata: z.record(z.string(), z.string()).optional(),
-  'allowed-tools': z.string().optional(),
+  'allowed-tools': allowedTools.optional(),
 });
 
 function fileIssue(file: string, message: string, line = 0, column = 0): ConfigIssue {
@@ -85,6 +114,10 @@ function hashOf(dir: string, files: readonly string[]): string {
   return `sha256:${hash.digest('hex')}`;
 }
 
+function toolsOf(list: string | undefined): string[] | undefined {
+  return list === undefined ? undefined : allowedToolEntries(list);
+}
+
 /** Reads and checks the skill in `folder`; every problem names its file and, in SKILL.md, its line. */
 export function loadSkill(folder: string): LoadedSkill {
   let dir: string;
@@ -119,6 +152,6 @@ export function loadSkill(folder: string): LoadedSkill {
   const { name, description, license, compatibility, metadata } = parsed.data;
   return {
     ok: true,
-    skill: { name, description, dir, body: text.slice(match[0].length).trim(), files, hash: hashOf(dir, files), license, compatibility, metadata, allowedTools: parsed.data['allowed-tools'] },
+    skill: { name, description, dir, body: text.slice(match[0].length).trim(), files, hash: hashOf(dir, files), license, compatibility, metadata, allowedTools: toolsOf(parsed.data['allowed-tools']) },
   };
 }

@@ -58,7 +58,9 @@ export function createSkillTools(skills: readonly Skill[]): AnyTool[] {
       }
       if (seen.has(name)) return { skill: name, hash: skill.hash, note: 'Already loaded in this turn: its instructions are above.' };
       seen.add(name);
-      return { skill: name, hash: skill.hash, instructions: skill.body, files: skill.files };
+      ctx.report?.({ type: 'skill-activated', skill: name, hash: skill.hash });
+      const allowed = skill.allowedTools === undefined ? {} : { allowed_tools: skill.allowedTools };
+      return { skill: name, hash: skill.hash, instructions: skill.body, files: skill.files, ...allowed };
     },
   });
 

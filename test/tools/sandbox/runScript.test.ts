@@ -123,6 +123,19 @@ describe('runScript', () => {
     expect(outcome).toMatchObject({ ok: false, kind: 'output' });
   });
 
+  it('refuses a tool call whose input is larger than the input limit, as an exception the script can catch', async () => {
+    const outcome = await run('try { await double({ n: 1, pad: "z".repeat(2_000) }); } catch (e) { return e.message; }', { double }, { limits: { inputChars: 1_000 } });
+
+    expect(outcome).toMatchObject({ ok: true, value: expect.stringMatching(/^the input of double is \d+ characters of JSON, more than the 1000 allowed$/) });
+  });
+
+  it('reports a result that cannot be turned into JSON as an exception', async () => {
+    const outcome = await run('const loop = {};\nloop.self = loop;\nreturn loop;');
+
+    expect(outcome).toMatchObject({ ok: false, kind: 'exception' });
+    expect(outcome.ok || outcome.message).toMatch(/TypeError: circular reference/);
+  });
+
   it('reports a script that awaits a promise nothing settles', async () => {
     const outcome = await run('await new Promise(() => {});\nreturn 1;');
 
@@ -176,6 +189,26 @@ describe('runScript', () => {
       const outcome = await run('return [typeof __call, typeof __print, typeof __names];');
 
       expect(outcome).toMatchObject({ ok: true, value: ['undefined', 'undefined', 'undefined'] });
+    });
+
+    it('refuses a host function called by a job that runs after the script ended', async () => {
+      let calls = 0;
+      const count: HostFunction = async () => ++calls;
+
+      const outcome = await run('Promise.resolve().then(() => Promise.resolve()).then(() => count());\nreturn "ended";', { count });
+
+      expect(outcome).toMatchObject({ ok: true, value: 'ended', hostCalls: 0, unfinishedCalls: 0 });
+      expect(calls).toBe(0);
+    });
+
+    it('leaves a host function stashed by the script uncallable once the script is gone', async () => {
+      let stashed = false;
+      const first = await run('globalThis.kept = double;\nreturn typeof kept;', { double });
+      const second = await run('return typeof kept;', { double: async () => (stashed = true) });
+
+      expect(first).toMatchObject({ ok: true, value: 'function' });
+      expect(second).toMatchObject({ ok: true, value: 'undefined' });
+      expect(stashed).toBe(false);
     });
 
     it('lets a host call the script left running finish without touching the ended script', async () => {

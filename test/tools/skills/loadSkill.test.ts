@@ -55,6 +55,21 @@ describe('loadSkill', () => {
     expect(loadSkill(dir)).toMatchObject({ ok: false, issues: [{ line: 2, column: 7, path: 'name', message: "'pdf-filler' must equal the skill's folder name, 'pdf-forms': rename one of them" }] });
   });
 
+  it('reads allowed-tools as one entry per tool, keeping a parenthesised pattern whole', () => {
+    const dir = writeSkill('pdf-forms', { 'SKILL.md': PDF_SKILL.replace('license: MIT', 'allowed-tools: read_skill_file calculator, Bash(git log:*)') });
+
+    expect(loadSkill(dir)).toMatchObject({ ok: true, skill: { allowedTools: ['read_skill_file', 'calculator', 'Bash(git log:*)'] } });
+  });
+
+  it('refuses an allowed-tools entry that is not a tool name, at its line', () => {
+    const dir = writeSkill('pdf-forms', { 'SKILL.md': PDF_SKILL.replace('license: MIT', 'allowed-tools: calculator "rm -rf" Bash(git') });
+
+    expect(loadSkill(dir)).toMatchObject({
+      ok: false,
+      issues: [{ line: 4, path: '["allowed-tools"]', message: expect.stringContaining(`'"rm', '-rf"', 'Bash(git' is not a tool name`) }],
+    });
+  });
+
   it('refuses a file that leads out of the skill’s folder', () => {
     const dir = writeSkill('pdf-forms', { 'SKILL.md': PDF_SKILL });
     symlinkSync(os.tmpdir(), path.join(dir, 'escape'));
