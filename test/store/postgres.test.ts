@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { TurnEvent } from '../../src/core/events.js';
+import { poolConfig } from '../../src/store/postgres/connection.js';
 import { migrate, openPostgresStore, schemaStatus, SCHEMA_VERSION } from '../../src/store/postgres/index.js';
 import type { Store, StoredEvent } from '../../src/store/store.js';
 import { POSTGRES_TESTS, usePostgresCluster } from './postgresCluster.js';
@@ -204,6 +205,21 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
         await locker.end();
         await closeAll();
       }
+    });
+
+    it('commits without waiting for the WAL flush by default, and waits for it with durability fsync', async () => {
+      const url = await cluster().createDatabase();
+      const setting = async (durability?: 'write' | 'fsync'): Promise<string> => {
+        const client = new pg.Client(poolConfig(url, durability === undefined ? {} : { durability }));
+        await client.connect();
+        try {
+          return (await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit;
+        } finally {
+          await client.end();
+        }
+      };
+
+      expect([await setting(), await setting('write'), await setting('fsync')]).toEqual(['off', 'off', 'on']);
     });
 
     it('opens no more connections than the pool size', async () => {
