@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -7,6 +7,7 @@ import { openPostgresStore } from '../src/store/postgres/index.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { Store } from '../src/store/store.js';
 import { startPostgresCluster } from '../test/store/postgresServer.js';
+import { serverCpuUs } from './postgresCpu.js';
 import { benchTwoProcesses } from './postgresProcesses.js';
 import { benchRecallAtScale } from './postgresRecall.js';
 import { report, summarize } from './stats.js';
@@ -24,24 +25,6 @@ const TURNS_PER_SESSION = 10;
 const CONCURRENT_TURNS = 200;
 const ROUND_TRIPS = 2_000;
 const INPUT = 'Should our team adopt a four-day work week?';
-
-const CLOCK_TICK_US = 10_000;
-
-/** CPU time spent so far by the server's processes (its backends and background workers), from /proc. */
-async function serverCpuUs(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity');
-    return rows.reduce((sum, { pid }) => {
-      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return sum + (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_US;
-    }, 0);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Median latency of a persisted turn; with `serverUrl`, also the CPU the server and this process spent per turn. */
 async function persistedTurn(label: string, store: Store | undefined, serverUrl?: string): Promise<number> {

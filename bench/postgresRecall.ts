@@ -7,6 +7,7 @@ import { migrate, openPostgresStore } from '../src/store/postgres/index.js';
 import { vectorLiteral } from '../src/store/postgres/vectors.js';
 import { fakeEmbedder } from '../test/memory/fakeEmbedder.js';
 import { bulkFact, bulkQuestion, seeded } from './memoryData.js';
+import { serverCpuUs } from './postgresCpu.js';
 import { report, summarize } from './stats.js';
 
 // Recall latency at 100,000 facts in one silo among many, on PostgreSQL (issue 12 §6). The facts
@@ -96,6 +97,7 @@ export async function benchRecallAtScale(url: string): Promise<void> {
   // One pass to warm the caches (and the word statistics), as a running server would have them.
   for (const query of queries) await recallFacts({ facts: store.facts, embedder, silo: LARGE_SILO }, query);
   const scansBefore = await hnswScans(url);
+  const serverBefore = await serverCpuUs(url);
   const recall: number[] = [];
   const vector: number[] = [];
   const text: number[] = [];
@@ -111,6 +113,8 @@ export async function benchRecallAtScale(url: string): Promise<void> {
     await store.facts.searchText(LARGE_SILO, query, 10);
     text.push(performance.now() - start);
   }
+  // Over the whole loop: each query's recall, vector search and text search.
+  const serverMsPerQuery = ((await serverCpuUs(url)) - serverBefore) / 1_000 / QUERIES;
   const [r, v, t] = [summarize(recall), summarize(vector), summarize(text)];
   report(`postgres recall at ${LARGE_SILO_FACTS} facts [${MODEL}]`, {
     recall_p50_ms: r.median,
@@ -118,6 +122,7 @@ export async function benchRecallAtScale(url: string): Promise<void> {
     vector_top10_p50_ms: v.median,
     text_top10_p50_ms: t.median,
     hnsw_scans: (await hnswScans(url)) - scansBefore,
+    server_cpu_ms_per_query: serverMsPerQuery,
   });
   await store.close();
 }
