@@ -22,7 +22,7 @@ export async function openStore(store: string | StoreLocation, env: Readonly<Rec
   if (location.kind === 'postgres') {
     // Loaded only for a PostgreSQL URL, so SQLite users never load pg.
     const { openPostgresStore } = await import('./postgres/index.js');
-    return openPostgresStore(location.url);
+    return openPostgresStore(location.url, { durability: durabilityOf(env) });
   }
   return openSqliteStore(location.path, { durability: durabilityOf(env) });
 }

@@ -85,8 +85,10 @@ export interface Store {
    * Appends atomically: all of the batch is stored or none of it. O(batch), never O(session).
    * Resolves, once the batch is durable, to the seq of the batch's last event (an empty batch: the
    * session's last seq). Durable means it survives the process being killed (SIGKILL, a crash); an
-   * OS crash or power loss can drop the last acknowledged batches unless the store was opened for
-   * that (SQLite: durability `fsync`, SYNDICATE_DURABILITY=fsync). If another process appends to
+   * OS crash or power loss (on PostgreSQL: a crash of the server or its machine) can drop the last
+   * acknowledged batches unless the store was opened for that (durability `fsync`,
+   * SYNDICATE_DURABILITY=fsync: SQLite syncs its file, PostgreSQL commits with synchronous_commit
+   * on). If another process appends to
    * the same session at the same moment, an implementation may place this batch after that
    * process's events instead: batches stay whole and in each writer's order, and the next
    * openSession reports the final count.

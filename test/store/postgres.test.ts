@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { TurnEvent } from '../../src/core/events.js';
+import { poolConfig } from '../../src/store/postgres/connection.js';
 import { migrate, openPostgresStore, schemaStatus, SCHEMA_VERSION } from '../../src/store/postgres/index.js';
 import type { Store, StoredEvent } from '../../src/store/store.js';
 import { POSTGRES_TESTS, usePostgresCluster } from './postgresCluster.js';
@@ -83,6 +84,32 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
       await withClient(url, (client) => client.query('INSERT INTO syndicate_schema (version, applied_at) VALUES ($1, 0)', [SCHEMA_VERSION + 1]));
 
       await expect(openPostgresStore(url)).rejects.toThrow(new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this build of syndicate supports \\(${SCHEMA_VERSION}\\).*upgrade syndicate`));
+    });
+
+    it('replaces the full-precision HNSW index of a database from schema version 6 with a half-precision one, which searches use', async () => {
+      const url = await cluster().createDatabase();
+      const store = await open(url);
+      await store.facts.insertFact('council--local', { text: 'the office is in Rome', tag: 'FACT', date: null, source: 'user', keys: ['office'], provenance: null, embedding: new Float32Array([1, 0, 0]), embeddingModel: 'm' });
+      await withClient(url, (client) =>
+        client.query(`DROP INDEX facts_hnsw_half_3; CREATE INDEX facts_hnsw_3 ON facts USING hnsw ((embedding::vector(3)) vector_cosine_ops) WHERE dimensions = 3;
+          DELETE FROM syndicate_schema WHERE version > 6`),
+      );
+
+      expect(await migrate(url)).toEqual({ from: 6, to: SCHEMA_VERSION });
+
+      const indexes = await withClient(url, (client) => client.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE indexname LIKE 'facts_hnsw%'`));
+      expect(indexes.rows.map((row) => row.indexname)).toEqual(['facts_hnsw_half_3']);
+      const plan = await withClient(url, async (client) => {
+        await client.query('SET enable_seqscan = off');
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN SELECT number FROM facts WHERE dimensions = 3 ORDER BY l2_normalize(embedding::vector(3))::halfvec(3) <=> l2_normalize('[0,1,0]'::vector(3))::halfvec(3) LIMIT 5`,
+        );
+        return rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toContain('facts_hnsw_half_3');
+      const [hit] = await store.facts.searchVectors('council--local', { embedding: new Float32Array([1, 0.1, 0]), embeddingModel: 'm', limit: 1 });
+      expect(hit?.fact.text).toBe('the office is in Rome');
+      await closeAll();
     });
 
     it('names the missing privilege and the fix when the user may not create the pgvector extension', async () => {
@@ -204,6 +231,21 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
         await locker.end();
         await closeAll();
       }
+    });
+
+    it('commits without waiting for the WAL flush by default, and waits for it with durability fsync', async () => {
+      const url = await cluster().createDatabase();
+      const setting = async (durability?: 'write' | 'fsync'): Promise<string> => {
+        const client = new pg.Client(poolConfig(url, durability === undefined ? {} : { durability }));
+        await client.connect();
+        try {
+          return (await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit;
+        } finally {
+          await client.end();
+        }
+      };
+
+      expect([await setting(), await setting('write'), await setting('fsync')]).toEqual(['off', 'off', 'on']);
     });
 
     it('opens no more connections than the pool size', async () => {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { Durability } from '../sqlite/connection.js';
 
 // The connection pool and the three ways the store talks to it: reads (retried when the connection
 // drops, since reading twice is harmless), writes (never retried: a write whose outcome is unknown
@@ -11,12 +12,26 @@ export interface PostgresStoreOptions {
   statementTimeoutMs?: number;
   /** How long to wait for a connection, new or from the pool (default 10 s). */
   connectTimeoutMs?: number;
+  /** What an acknowledged write survives (see synchronousCommitFor); default `write`. */
+  durability?: Durability;
 }
+
+/**
+ * A statement the store runs on every turn, prepared once per connection under its name: the server
+ * parses and plans it once instead of at every call. Only for fixed text (each name is kept by every
+ * connection of the pool for as long as it lives).
+ */
+export interface PreparedSql {
+  name: string;
+  text: string;
+}
+
+export type Sql = string | PreparedSql;
 
 export interface Db {
   readonly target: ServerAddress;
-  read<Row extends pg.QueryResultRow>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
-  write<Row extends pg.QueryResultRow>(sql: string, params?: readonly unknown[]): Promise<pg.QueryResult<Row>>;
+  read<Row extends pg.QueryResultRow>(sql: Sql, params?: readonly unknown[]): Promise<Row[]>;
+  write<Row extends pg.QueryResultRow>(sql: Sql, params?: readonly unknown[]): Promise<pg.QueryResult<Row>>;
   /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
   end(): Promise<void>;
@@ -106,6 +121,19 @@ const types: pg.CustomTypesConfig = {
     oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/**
+ * The session's synchronous_commit for a durability. `write`: off, so a commit is acknowledged once
+ * its WAL is in the server's memory, not yet on disk; the server writes it out within about
+ * 3 x wal_writer_delay (600 ms by default). Syndicate's process dying loses nothing the server
+ * acknowledged (the server keeps it); a crash of the PostgreSQL server or its OS can drop the
+ * commits of that last moment (the database stays consistent) — the same promise as SQLite's
+ * `write`, where the process dying loses nothing and an OS crash can drop the last writes. `fsync`:
+ * on, so each commit waits for its WAL to be flushed (and for synchronous standbys, if any).
+ */
+export function synchronousCommitFor(durability: Durability): 'on' | 'off' {
+  return durability === 'fsync' ? 'on' : 'off';
+}
+
 export function poolConfig(url: string, options: PostgresStoreOptions = {}): pg.PoolConfig {
   return {
     connectionString: url,
@@ -115,10 +143,14 @@ export function poolConfig(url: string, options: PostgresStoreOptions = {}): pg.
     // Filtered HNSW scans keep going until enough rows pass the silo filter (pgvector >= 0.8), and
     // look at as many candidates as a search re-ranks (see facts.ts). Placeholders until the vector
     // library loads, which then takes them.
-    options: '-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=100',
+    options: `-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=100 -c synchronous_commit=${synchronousCommitFor(options.durability ?? 'write')}`,
     application_name: 'syndicate',
     types,
   };
+}
+
+function queryOf(sql: Sql, params: readonly unknown[]): pg.QueryConfig {
+  return typeof sql === 'string' ? { text: sql, values: params as unknown[] } : { name: sql.name, text: sql.text, values: params as unknown[] };
 }
 
 export function createDb(url: string, options: PostgresStoreOptions = {}): Db {
@@ -132,20 +164,20 @@ export function createDb(url: string, options: PostgresStoreOptions = {}): Db {
 
   return {
     target,
-    async read<Row extends pg.QueryResultRow>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    async read<Row extends pg.QueryResultRow>(sql: Sql, params: readonly unknown[] = []): Promise<Row[]> {
       for (let attempt = 1; ; attempt++) {
         try {
-          return (await pool.query<Row>(sql, params as unknown[])).rows;
+          return (await pool.query<Row>(queryOf(sql, params))).rows;
         } catch (error) {
           if (!isConnectionError(error)) throw error;
           if (attempt >= READ_ATTEMPTS) throw connectionFailed(error);
         }
       }
     },
-    async write<Row extends pg.QueryResultRow>(sql: string, params: readonly unknown[] = []): Promise<pg.QueryResult<Row>> {
+    async write<Row extends pg.QueryResultRow>(sql: Sql, params: readonly unknown[] = []): Promise<pg.QueryResult<Row>> {
       const client = await pool.connect().catch((error: unknown) => Promise.reject(connectionFailed(error)));
       try {
-        const result = await client.query<Row>(sql, params as unknown[]);
+        const result = await client.query<Row>(queryOf(sql, params));
         client.release();
         return result;
       } catch (error) {

@@ -17,14 +17,15 @@ import {
   type VectorQuery,
 } from '../facts.js';
 import type { Db } from './connection.js';
+import { HNSW_INDEX_PREFIX, halfvecOf } from './factsSchema.js';
 import { cosine } from '../vectors.js';
 import { parseVector, vectorLiteral } from './vectors.js';
 import { createWordCounts } from './wordCounts.js';
 
 // Facts on PostgreSQL: one row per fact with its pgvector embedding and its tsvector, every
-// statement filtered by silo. A vector search takes the nearest candidates by HNSW (an index per
-// dimension, see factsSchema.ts; the planner scans a small silo exactly instead), re-ranks them by
-// exact cosine distance, and scores the few it returns in double precision, as the SQLite store does.
+// statement filtered by silo. A vector search takes the nearest candidates by HNSW (a half-precision
+// index per dimension, see factsSchema.ts; the planner scans a small silo instead), re-ranks them by
+// exact cosine distance on the full vectors, and scores the few it returns in double precision, as the SQLite store does.
 
 interface FactRow {
   number: number;
@@ -52,18 +53,18 @@ const COLUMNS = `number, id, silo, text, tag, date, source, keys, status, supers
 const MAX_DIMENSIONS = 16_000;
 const HNSW_MAX_DIMENSIONS = 2_000;
 // How many HNSW candidates a search re-ranks exactly: CANDIDATE_FACTOR times the limit, at least
-// MIN_CANDIDATES (hnsw.ef_search, set to the same in connection.ts). pgvector's distances are
-// exact; the re-rank puts back in order what relaxed_order returns slightly out of it. At 100k
+// MIN_CANDIDATES (hnsw.ef_search, set to the same in connection.ts). The re-rank puts back in exact
+// order what half precision and relaxed_order return slightly out of it. At 100k
 // 512-dim synthetic facts in one silo (index larger than shared_buffers, a loaded machine), against
 // an exact scan: 40 found 95% of the top 10 and the nearest for 18 queries of 20, recall p50 32 ms;
-// 100 found 99% and 19 of 20, recall p50 41 ms; 200 took ~3x as long as 100.
+// 100 found 99% and 19 of 20, recall p50 41 ms; 200 took ~3x as long as 100 (full-precision index).
 const MIN_CANDIDATES = 100;
 const CANDIDATE_FACTOR = 2;
 // pg_advisory_xact_lock key that serialises creating a dimension's index across processes.
 const INDEX_LOCK = 7_311_020_416;
 
-// keys weigh twice the text (tsvector weights C = 0.2 and D = 0.1).
-const SEARCH_VECTOR = (keys: string, text: string) => `setweight(to_tsvector('simple', ${keys}), 'C') || setweight(to_tsvector('simple', ${text}), 'D')`;
+/** The tsvector of a fact from SQL expressions of its keys (space-separated) and text: keys weigh twice the text (weights C = 0.2 and D = 0.1). */
+export const SEARCH_VECTOR = (keys: string, text: string): string => `setweight(to_tsvector('simple', ${keys}), 'C') || setweight(to_tsvector('simple', ${text}), 'D')`;
 
 function recordOf(row: FactRow): FactRecord {
   return {
@@ -89,6 +90,24 @@ function checkDimensions(dimensions: number): void {
   }
 }
 
+function hnswIndexName(dimensions: number): string {
+  return `${HNSW_INDEX_PREFIX}${dimensions}`;
+}
+
+/**
+ * The HNSW index over the facts of one dimension (what a bulk load builds after loading, too), and
+ * the expression a search orders by to use it: see HALFVEC_INDEX_MIGRATION for why half precision.
+ */
+export function createHnswIndexSql(dimensions: number): string {
+  return `CREATE INDEX IF NOT EXISTS ${hnswIndexName(dimensions)} ON facts USING hnsw ((${halfvecOf('embedding', dimensions)}) halfvec_cosine_ops) WHERE dimensions = ${dimensions}`;
+}
+
+/** What candidates are ordered by: the HNSW index's half-precision distance where there is one, else the exact distance. */
+function candidateOrder(dimensions: number): string {
+  if (dimensions > HNSW_MAX_DIMENSIONS) return `embedding::vector(${dimensions}) <=> $2::vector(${dimensions})`;
+  return `${halfvecOf('embedding', dimensions)} <=> ${halfvecOf('$2', dimensions)}`;
+}
+
 /** The nearest candidates by the dimension's HNSW index, re-ranked by exact distance; their vectors come along for scoring. */
 function vectorSearchSql(dimensions: number, query: VectorQuery): string {
   const typed = `vector(${dimensions})`;
@@ -96,7 +115,7 @@ function vectorSearchSql(dimensions: number, query: VectorQuery): string {
   return `
     SELECT ${COLUMNS}, embedding::text AS vector FROM (
       SELECT * FROM facts WHERE ${filters.join(' AND ')}
-      ORDER BY embedding::${typed} <=> $2::${typed} LIMIT $3
+      ORDER BY ${candidateOrder(dimensions)} LIMIT $3
     ) AS candidates
     ORDER BY embedding::${typed} <=> $2::${typed}, number LIMIT ${Math.trunc(query.limit)}`;
 }
@@ -112,13 +131,12 @@ export function createPostgresFacts(db: Db): FactStore {
 
   const ensureIndex = async (dimensions: number): Promise<void> => {
     if (dimensions > HNSW_MAX_DIMENSIONS || indexed.has(dimensions)) return;
-    const name = `facts_hnsw_${dimensions}`;
-    const [found] = await db.read<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [name]);
+    const [found] = await db.read<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [hnswIndexName(dimensions)]);
     if (!found!.exists) {
       // Under a lock: two processes running CREATE INDEX IF NOT EXISTS at once can still collide.
       await db.transaction(async (client) => {
         await client.query('SELECT pg_advisory_xact_lock($1)', [INDEX_LOCK]);
-        await client.query(`CREATE INDEX IF NOT EXISTS ${name} ON facts USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) WHERE dimensions = ${dimensions}`);
+        await client.query(createHnswIndexSql(dimensions));
       });
     }
     indexed.add(dimensions);

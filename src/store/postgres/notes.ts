@@ -1,11 +1,14 @@
 import { MAX_NOTE_BYTES, MAX_NOTES_PER_SESSION, type NoteWrite, type SessionNotes } from '../../core/notes.js';
-import type { Db } from './connection.js';
+import type { Db, PreparedSql } from './connection.js';
 
 // pg_advisory_xact_lock class key of a session's notes (the second key is the session id's hash).
 // Under READ COMMITTED two transactions adding different names would both count room for one more;
 // holding this lock while the limits are read and the note is written serialises writers of one
 // session across processes. A hash collision only makes two sessions wait for each other.
 const NOTES_LOCK = 1_853_189_228;
+
+// Run at the end of every turn, so prepared.
+const CLEAR_NOTES: PreparedSql = { name: 'syndicate_clear_notes', text: 'DELETE FROM session_notes WHERE session_id = $1' };
 
 export function createPostgresNotes(db: Db): SessionNotes {
   return {
@@ -38,7 +41,7 @@ export function createPostgresNotes(db: Db): SessionNotes {
       return db.read<{ name: string; bytes: number }>('SELECT name, bytes FROM session_notes WHERE session_id = $1 ORDER BY name', [sessionId]);
     },
     async clear(sessionId) {
-      await db.write('DELETE FROM session_notes WHERE session_id = $1', [sessionId]);
+      await db.write(CLEAR_NOTES, [sessionId]);
     },
   };
 }

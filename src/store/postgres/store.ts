@@ -1,6 +1,6 @@
 import type { TurnEvent } from '../../core/events.js';
 import type { ReadEventsOptions, SessionRecord, Store, StoredEvent, UsageQuery, UsageRow } from '../store.js';
-import { createDb, type Db, type PostgresStoreOptions } from './connection.js';
+import { createDb, type Db, type PostgresStoreOptions, type PreparedSql } from './connection.js';
 import { createPostgresDocuments } from './documents.js';
 import { createPostgresFacts } from './facts.js';
 import { createPostgresNotes } from './notes.js';
@@ -9,14 +9,17 @@ import { migrate } from './schema.js';
 import { createPostgresTasks } from './tasks.js';
 
 // Sessions, events and the usage ledger on PostgreSQL. Every write is one statement (its own
-// transaction) or one transaction, committed before the call resolves: what it returns is final.
+// transaction) or one transaction, committed before the call resolves: what it returns is final
+// (durable against the server crashing only with durability fsync: see synchronousCommitFor).
 
 const SESSION_COLUMNS = 'id, syndicate, created_at AS "createdAt", updated_at AS "updatedAt", event_count AS "eventCount"';
 
 // One statement, so one round trip and one transaction: the UPDATE takes the session row's lock
 // and bumps its count by the batch's size, so appenders to one session, in any process, queue on
 // that row and each batch gets the next run of seqs, whole. No row: the session does not exist.
-const APPEND = `
+const APPEND: PreparedSql = {
+  name: 'syndicate_append_events',
+  text: `
   WITH session AS (
     UPDATE sessions SET event_count = event_count + cardinality($2::text[]), updated_at = greatest(updated_at, $4)
     WHERE id = $1 RETURNING number, event_count
@@ -24,7 +27,10 @@ const APPEND = `
   INSERT INTO events (session_number, seq, appended_at, type, payload)
   SELECT session.number, session.event_count - cardinality($2::text[]) + event.ordinal, $4, event.type, event.payload
   FROM session, unnest($2::text[], $3::text[]) WITH ORDINALITY AS event (type, payload, ordinal)
-  RETURNING seq`;
+  RETURNING seq`,
+};
+
+const GET_SESSION: PreparedSql = { name: 'syndicate_get_session', text: `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = $1` };
 
 const USAGE_COLUMNS = `at, syndicate, session_id AS "sessionId", turn_id AS "turnId", agent, provider, model,
   input_tokens AS "inputTokens", output_tokens AS "outputTokens", reasoning_tokens AS "reasoningTokens",
@@ -59,8 +65,7 @@ function sessionStore(db: Db) {
     );
     return rows[0];
   };
-  const getSession = async (id: string): Promise<SessionRecord | undefined> =>
-    (await db.read<SessionRecord>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = $1`, [id]))[0];
+  const getSession = async (id: string): Promise<SessionRecord | undefined> => (await db.read<SessionRecord>(GET_SESSION, [id]))[0];
 
   return {
     async openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> {
