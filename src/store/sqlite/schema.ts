@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { DOCUMENTS_MIGRATION } from './documentsSchema.js';
 import { FACT_CODES_MIGRATION, FACTS_MIGRATION } from './factsSchema.js';
-import { TASK_LEASES_MIGRATION } from './tasksSchema.js';
+import { TASK_CANCELS_MIGRATION, TASK_LEASES_MIGRATION } from './tasksSchema.js';
 import { NOTES_MIGRATION } from './notesSchema.js';
 
 // Migration i moves the schema from version i to i + 1; PRAGMA user_version records how many have
@@ -91,6 +91,7 @@ const MIGRATIONS: readonly string[] = [
   FACT_CODES_MIGRATION,
   TASK_LEASES_MIGRATION,
   NOTES_MIGRATION,
+  TASK_CANCELS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
