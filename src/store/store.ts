@@ -78,10 +78,14 @@ export interface Store {
    * Resolves, once the batch is durable, to the seq of the batch's last event (an empty batch: the
    * session's last seq). Durable means it survives the process being killed (SIGKILL, a crash); an
    * OS crash or power loss can drop the last acknowledged batches unless the store was opened for
-   * that (SQLite: durability `fsync`, SYNDICATE_DURABILITY=fsync). If another process appends to
-   * the same session at the same moment, an implementation may place this batch after that
-   * process's events instead: batches stay whole and in each writer's order, and the next
-   * openSession reports the final count.
+   * that (SQLite: durability `fsync`, SYNDICATE_DURABILITY=fsync). Batches stay whole and in each
+   * writer's order, with gapless seqs, however many processes append to the session.
+   * Whether the returned seq is final: on PostgreSQL it is (assigned in the statement that
+   * commits the batch). On SQLite it is while no other process (or other store on the same file)
+   * appends to the session before this batch has moved from the journal into the database (tens
+   * of ms, see sqlite/journalIngest.ts); if one does, this batch is stored after its events, and
+   * the returned seq is lower than the stored one: readEvents and the next openSession tell the
+   * final seqs. Likewise, another process's acknowledged events show in reads only once moved.
    */
   appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number>;
   readEvents(sessionId: string, options?: ReadEventsOptions): Promise<StoredEvent[]>;

@@ -129,6 +129,26 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
       await closeAll();
     });
 
+    it('returns for each batch the seq its last event is stored at, while another store appends to the session: a returned seq is final', async () => {
+      const url = await cluster().createDatabase();
+      const stores = [await open(url, { poolSize: 4 }), await open(url, { poolSize: 4 })];
+      await stores[0]!.openSession('shared', 'council');
+      const returned = new Map<string, number>();
+      const appender = async (store: Store, name: string) => {
+        for (let batch = 0; batch < 10; batch++) {
+          const last = `${name}.0.${batch}.2`;
+          returned.set(last, await store.appendEvents('shared', [0, 1, 2].map((index) => message(`${name}.0.${batch}.${index}`))));
+        }
+      };
+
+      await Promise.all(stores.flatMap((store, s) => [0, 1, 2].map((a) => appender(store, `s${s}a${a}`))));
+
+      const stored = new Map((await stores[0]!.readEvents('shared')).map((entry) => [(entry.event as { text: string }).text, entry.seq]));
+      expect([...returned].filter(([last, seq]) => stored.get(last) !== seq)).toEqual([]);
+      expect(returned.size).toBe(60);
+      await closeAll();
+    });
+
     it('gives two processes appending to one session gapless seqs, each batch whole and in each writer’s order', async () => {
       const url = await cluster().createDatabase();
       const script = fileURLToPath(new URL('./fixtures/postgres-append.mjs', import.meta.url));
