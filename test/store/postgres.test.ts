@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TurnEvent } from '../../src/core/events.js';
 import { migrate, openPostgresStore, schemaStatus, SCHEMA_VERSION } from '../../src/store/postgres/index.js';
 import type { Store, StoredEvent } from '../../src/store/store.js';
@@ -185,6 +185,27 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
       await withClient(url, (admin) => admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'syndicate'`));
 
       expect((await store.readEvents('s')).map((entry) => entry.event)).toEqual([message('kept')]);
+      await closeAll();
+    });
+
+    it('reopens the connection that listens for cancels when the server drops it, saying so, and hears cancels again', async () => {
+      const url = await cluster().createDatabase();
+      const [watching, requesting] = [await open(url), await open(url)];
+      const heard: string[] = [];
+      const errors: string[] = [];
+      const watch = await watching.tasks.watchCancels(({ taskId }) => heard.push(taskId), { onError: (error) => errors.push(error.message) });
+
+      await withClient(url, (admin) => admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'syndicate' AND query LIKE 'LISTEN%'`));
+      await vi.waitFor(() => expect(errors).toEqual([expect.stringContaining('stopped listening on syndicate_a2a_cancel')]), { timeout: 5_000 });
+
+      await vi.waitFor(
+        async () => {
+          await requesting.tasks.requestCancel({ agent: 'a', taskId: 'after-the-drop' });
+          expect(heard).toContain('after-the-drop');
+        },
+        { timeout: 10_000, interval: 300 },
+      );
+      await watch.stop();
       await closeAll();
     });
 
