@@ -80,12 +80,11 @@ export interface Store {
    * OS crash or power loss can drop the last acknowledged batches unless the store was opened for
    * that (SQLite: durability `fsync`, SYNDICATE_DURABILITY=fsync). Batches stay whole and in each
    * writer's order, with gapless seqs, however many processes append to the session.
-   * Whether the returned seq is final: on PostgreSQL it is (assigned in the statement that
-   * commits the batch). On SQLite it is while no other process (or other store on the same file)
-   * appends to the session before this batch has moved from the journal into the database (tens
-   * of ms, see sqlite/journalIngest.ts); if one does, this batch is stored after its events, and
-   * the returned seq is lower than the stored one: readEvents and the next openSession tell the
-   * final seqs. Likewise, another process's acknowledged events show in reads only once moved.
+   * The returned seq is final, whichever processes append to the session: PostgreSQL assigns it
+   * in the statement that commits the batch; SQLite journals a batch only while its process
+   * holds the session's claim (sqlite/sessionClaims.ts), so an append to a session another
+   * process is appending to waits until that process's batches are in the database. Another
+   * process's acknowledged events show in reads once they are in (SQLite: tens of ms).
    */
   appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number>;
   readEvents(sessionId: string, options?: ReadEventsOptions): Promise<StoredEvent[]>;

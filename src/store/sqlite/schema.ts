@@ -3,6 +3,7 @@ import { DOCUMENTS_MIGRATION } from './documentsSchema.js';
 import { FACT_CODES_MIGRATION, FACTS_MIGRATION } from './factsSchema.js';
 import { TASK_CANCELS_MIGRATION, TASK_LEASES_MIGRATION } from './tasksSchema.js';
 import { NOTES_MIGRATION } from './notesSchema.js';
+import { SESSION_CLAIMS_MIGRATION } from './sessionClaims.js';
 
 // Migration i moves the schema from version i to i + 1; PRAGMA user_version records how many have
 // run. Append new migrations, never edit one that has shipped.
@@ -92,6 +93,7 @@ const MIGRATIONS: readonly string[] = [
   TASK_LEASES_MIGRATION,
   NOTES_MIGRATION,
   TASK_CANCELS_MIGRATION,
+  SESSION_CLAIMS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
