@@ -21,7 +21,8 @@ import { createPushStore } from './pushStore.js';
 import { supportedJsonRpcVersionOnly } from './protocolVersion.js';
 import { rateLimitedWarning, warnOnStderr, type Warn } from './rateLimitedWarning.js';
 import { DEFAULT_RATE_LIMIT, createRateLimiter, type RateLimit } from './rateLimit.js';
-import { SyndicateRequestHandler } from './requestHandler.js';
+import { SyndicateRequestHandler, type CancelFollowUp } from './requestHandler.js';
+import { cancelElsewhere } from './cancelElsewhere.js';
 import { isLegacyRequest, jsonRpcErrors, restErrors, refusePlain, type Refuse } from './refusals.js';
 import { authenticate, JSONRPC_TYPES, jsonOnly, loopbackOnly, parseJsonBody, REST_TYPES } from './security.js';
 import { createTaskStore, type BufferedTaskStore } from './taskStore.js';
@@ -90,8 +91,8 @@ interface AgentParts {
   taskStore: TaskStore;
   buses: DefaultExecutionEventBusManager;
   pushStore: VersionedPushStore;
-  /** A syndicate's executor withdraws the question of a waiting task the SDK canceled without it. */
-  waitingCanceled?: TurnExecutor['waitingCanceled'];
+  /** A syndicate's cancels: of a turn another server runs, of a waiting task the SDK canceled without the executor. */
+  followUp?: CancelFollowUp;
 }
 
 function syndicateCards(syndicate: CompiledSyndicate): ServedAgent['cards'] {
@@ -114,7 +115,7 @@ function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: st
   const { card, extended } = cards({ baseUrl, secured: options.secret !== undefined, version: options.version });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const handler = new SyndicateRequestHandler(
-    parts.waitingCanceled && { tasks: parts.taskStore, waitingCanceled: parts.waitingCanceled },
+    parts.followUp,
     card,
     parts.taskStore,
     parts.executor,
@@ -165,6 +166,8 @@ export interface A2aApp {
   app: Express;
   /** Resolves once every task state the agents hold back has been written: before the store closes. */
   settled(): Promise<void>;
+  /** Stops the turn of an agent's task if this process runs it: a cancel another server heard (see cancelElsewhere.ts). */
+  abortTurn(agent: string, taskId: string): void;
 }
 
 export function createA2aApp(options: A2aAppOptions): A2aApp {
@@ -184,11 +187,20 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
   const warn = options.warn ?? warnOnStderr;
   const shared: Shared = { admission, versionWarning: rateLimitedWarning(warn), pushWarning: rateLimitedWarning(warn) };
   const taskStores: BufferedTaskStore[] = [];
-  const partsOf = (id: string, executorOf: (taskStore: BufferedTaskStore) => Pick<AgentParts, 'executor' | 'waitingCanceled'>): AgentParts => {
+  const turnExecutors = new Map<string, TurnExecutor>();
+  const partsOf = (id: string, executorOf: (taskStore: BufferedTaskStore) => AgentExecutor | TurnExecutor): AgentParts => {
     const taskStore = createTaskStore(options.store.tasks, id, options.runner);
     taskStores.push(taskStore);
+    const executor = executorOf(taskStore);
+    const turns = turnExecutors.get(id);
     return {
-      ...executorOf(taskStore),
+      executor,
+      followUp: turns && {
+        tasks: taskStore,
+        runsHere: turns.runs,
+        cancelElsewhere: (task, context) => cancelElsewhere(task, context, { records: options.store.tasks, tasks: taskStore, agent: id }),
+        waitingCanceled: turns.waitingCanceled,
+      },
       taskStore,
       buses: new DefaultExecutionEventBusManager(),
       pushStore: guardedPushStore(createPushStore(options.store.tasks, id), options.webhookPolicy, options.resolveHost ?? systemResolver),
@@ -205,14 +217,19 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
         afterTurn: options.afterTurn,
         mintedTask: taskStore.minted,
       });
-      return { executor, waitingCanceled: executor.waitingCanceled };
+      turnExecutors.set(id, executor);
+      return executor;
     });
     app.use(`/${id}`, agentRouter(parts, syndicateCards(syndicate), `${options.baseUrl}/${id}`, options, shared));
     // The root serves the same agent (same tasks, same live streams) under root URLs.
     if (options.agents.length === 1) app.use('/', agentRouter(parts, syndicateCards(syndicate), options.baseUrl, options, shared));
   }
   for (const { id, executor, cards } of options.moreAgents ?? []) {
-    app.use(`/${id}`, agentRouter(partsOf(id, () => ({ executor })), cards, `${options.baseUrl}/${id}`, options, shared));
+    app.use(`/${id}`, agentRouter(partsOf(id, () => executor), cards, `${options.baseUrl}/${id}`, options, shared));
   }
-  return { app, settled: async () => void (await Promise.all(taskStores.map((store) => store.written()))) };
+  return {
+    app,
+    settled: async () => void (await Promise.all(taskStores.map((store) => store.written()))),
+    abortTurn: (agent, taskId) => turnExecutors.get(agent)?.abortTurn(taskId),
+  };
 }

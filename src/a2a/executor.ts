@@ -74,6 +74,10 @@ export function taskOf(context: RequestContext, state: TaskState = TaskState.TAS
 export interface TurnExecutor extends AgentExecutor {
   /** Withdraws the question a canceled task waited on, if it is still the session's open one. */
   waitingCanceled(task: Task, context: ServerCallContext): Promise<void>;
+  /** Whether this process runs the task's turn now. */
+  runs(taskId: string): boolean;
+  /** Stops the task's turn if this process runs it (a cancel another server heard); its turn-end publishes the canceled state. */
+  abortTurn(taskId: string): void;
 }
 
 export function createTurnExecutor(options: TurnExecutorOptions): TurnExecutor {
@@ -159,6 +163,12 @@ export function createTurnExecutor(options: TurnExecutorOptions): TurnExecutor {
       }
       // The canceller hears what could not be cancelled; the cancel itself has happened either way.
       publishStatus(bus, taskId, task.contextId, TaskState.TASK_STATE_CANCELED, ['Cancelled while waiting for input.', ...warnings].join('\n'));
+    },
+
+    runs: (taskId) => running.has(taskId),
+
+    abortTurn(taskId: string): void {
+      running.get(taskId)?.abort();
     },
 
     async waitingCanceled(task: Task, context: ServerCallContext): Promise<void> {

@@ -1,6 +1,7 @@
 import { TaskState, type CancelTaskRequest, type Message, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
+import { isRunning } from './cancelElsewhere.js';
 import { unacceptedOutput } from './outputModes.js';
 
 // The SDK's request handler with what our executor needs to know about a call before its turn
@@ -27,9 +28,13 @@ export function startsConversation(context: ServerCallContext): boolean {
   return startingConversation.has(context);
 }
 
-/** What follows the cancel of a task that waited for input (see SyndicateRequestHandler.cancelTask). */
+/** What a syndicate's cancel needs beyond the SDK's (see SyndicateRequestHandler.cancelTask). */
 export interface CancelFollowUp {
   tasks: TaskStore;
+  /** Whether this process runs the task's turn now. */
+  runsHere(taskId: string): boolean;
+  /** Has the server running the task stop its turn, resolving once the task has settled (see cancelElsewhere.ts). */
+  cancelElsewhere(task: Task, context: ServerCallContext): Promise<void>;
   /** Withdraws the question the canceled task waited on, if it is still open. */
   waitingCanceled(task: Task, context: ServerCallContext): Promise<void>;
 }
@@ -48,11 +53,14 @@ export class SyndicateRequestHandler extends DefaultRequestHandler {
   }
 
   /**
+   * A task whose turn runs on another server would be marked canceled here by the SDK while its
+   * turn went on there: that server stops the turn first, and saves the canceled state itself.
    * After a restart no event bus holds a task that waits for input, so the SDK cancels it without
    * calling the executor; the question it asked is withdrawn here instead, at the cancel.
    */
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const before = await this.followUp?.tasks.load(params.id, context);
+    if (before !== undefined && isRunning(before) && !this.followUp!.runsHere(params.id)) await this.followUp!.cancelElsewhere(before, context);
     const canceled = await super.cancelTask(params, context);
     if (before?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) await this.followUp!.waitingCanceled(canceled, context);
     return canceled;

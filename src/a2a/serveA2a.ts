@@ -3,13 +3,14 @@ import type { AddressInfo } from 'node:net';
 import type { Store } from '../store/store.js';
 import { networkPolicyFromEnv, type NetworkPolicy } from '../tools/guards/ssrf.js';
 import { createA2aApp, type A2aAppOptions, type ServedSyndicate } from './createA2aApp.js';
-import { warnOnStderr } from './rateLimitedWarning.js';
+import { rateLimitedWarning, warnOnStderr } from './rateLimitedWarning.js';
 import { DEFAULT_LEASE_MS, holdTaskLease, runnerName } from './taskLease.js';
 import { parseTrustProxy } from './trustProxy.js';
 
 // Runs the A2A face as its own HTTP server (`syndicate serve-a2a`). Refuses to start exposed
 // without a secret; before taking requests, takes its task lease and marks failed the tasks dead
-// processes left running (see taskLease.ts).
+// processes left running (see taskLease.ts), and hears the cancels other servers on the database
+// send for the turns it runs (see cancelElsewhere.ts).
 
 export interface ServeA2aOptions extends Pick<A2aAppOptions, 'maxBodyBytes' | 'rateLimit' | 'pushTimeoutMs' | 'observers' | 'warn' | 'resolveHost' | 'turnOptions' | 'afterTurn' | 'version' | 'moreAgents'> {
   agents: readonly ServedSyndicate[];
@@ -104,7 +105,7 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
     await new Promise((resolve) => server.close(resolve));
     throw error;
   });
-  const { app, settled } = createA2aApp({
+  const { app, settled, abortTurn } = createA2aApp({
     ...options,
     runner,
     baseUrl: url,
@@ -115,6 +116,17 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
     // ALLOW_PRIVATE_MCP and SYNDICATE_ALLOWED_HOSTS open webhook addresses, as they do for MCP servers.
     webhookPolicy: options.webhookPolicy ?? networkPolicyFromEnv(options.env),
   });
+  // A cancel that reached another server for a turn this one runs (see cancelElsewhere.ts).
+  const cancelWarning = rateLimitedWarning(warn);
+  const cancels = await options.store.tasks
+    .watchCancels(({ agent, taskId }) => abortTurn(agent, taskId), {
+      onError: (error) => cancelWarning(`warning: a cancel sent from another server may be missed: ${error.message}`),
+    })
+    .catch(async (error: unknown) => {
+      await new Promise((resolve) => server.close(resolve));
+      await lease.end();
+      throw error;
+    });
   server.off('request', hold);
   server.on('request', app);
   for (const [req, res] of early.splice(0)) app(req, res);
@@ -131,6 +143,7 @@ export async function serveA2a(options: ServeA2aOptions): Promise<A2aServer> {
         server.closeAllConnections();
       });
       await settled();
+      await cancels.stop();
       await lease.end();
     },
   };

@@ -13,3 +13,6 @@ export const SETTLED_STATES: ReadonlySet<TaskState> = new Set([
   TaskState.TASK_STATE_INPUT_REQUIRED,
   TaskState.TASK_STATE_AUTH_REQUIRED,
 ]);
+
+/** The states where a turn is still running the task (on this server or another). */
+export const RUNNING_STATES: ReadonlySet<TaskState> = new Set([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING]);

@@ -4,13 +4,12 @@ import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { TaskCursor, TaskRecord, TaskRecords } from '../store/tasks.js';
 import { callerOfUser, ownerOf } from './caller.js';
 import { agentMessage } from './messages.js';
-import { SETTLED_STATES } from './taskStates.js';
+import { RUNNING_STATES, SETTLED_STATES } from './taskStates.js';
 
 // The SDK's TaskStore on our Store: every task of a served agent, scoped by the calling owner, so
 // GetTask and ListTasks work after a restart and never across callers.
 
 const INTERRUPTED = 'interrupted by restart: the server running this task stopped before it finished. Send the message again.';
-const RUNNING_STATES: readonly TaskState[] = [TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING];
 
 function stateName(task: Task): string {
   return taskStateToJSON(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
@@ -182,7 +181,7 @@ export interface Recovery {
  */
 export async function failAbandonedTasks(records: TaskRecords, { runner, now, leftBy }: Recovery): Promise<number> {
   const stale = await records.abandoned(
-    RUNNING_STATES.map((state) => taskStateToJSON(state)),
+    [...RUNNING_STATES].map((state) => taskStateToJSON(state)),
     now,
     leftBy,
   );

@@ -88,10 +88,13 @@ export interface Store {
    * OS crash or power loss (on PostgreSQL: a crash of the server or its machine) can drop the last
    * acknowledged batches unless the store was opened for that (durability `fsync`,
    * SYNDICATE_DURABILITY=fsync: SQLite syncs its file, PostgreSQL commits with synchronous_commit
-   * on). If another process appends to
-   * the same session at the same moment, an implementation may place this batch after that
-   * process's events instead: batches stay whole and in each writer's order, and the next
-   * openSession reports the final count.
+   * on). Batches stay whole and in each writer's order, with gapless seqs, however many processes
+   * append to the session.
+   * The returned seq is final, whichever processes append to the session: PostgreSQL assigns it
+   * in the statement that commits the batch; SQLite journals a batch only while its process
+   * holds the session's claim (sqlite/sessionClaims.ts), so an append to a session another
+   * process is appending to waits until that process's batches are in the database. Another
+   * process's acknowledged events show in reads once they are in (SQLite: tens of ms).
    */
   appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number>;
   readEvents(sessionId: string, options?: ReadEventsOptions): Promise<StoredEvent[]>;

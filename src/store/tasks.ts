@@ -59,6 +59,23 @@ export interface TaskPage {
   total: number;
 }
 
+/** A cancel that reached a process other than the task's runner, for the runner to act on. */
+export interface CancelRequest {
+  agent: string;
+  taskId: string;
+}
+
+/** Cancel requests being heard (watchCancels). */
+export interface CancelWatch {
+  /** Stops hearing them; resolves once nothing more is delivered. */
+  stop(): Promise<void>;
+}
+
+export interface CancelWatchOptions {
+  /** Told when requests could not be heard for a while (the connection dropped; it is reopened). */
+  onError: (error: Error) => void;
+}
+
 export interface TaskRecords {
   /**
    * Creates or replaces the task; resolves once the state would survive the process being killed.
@@ -78,6 +95,17 @@ export interface TaskRecords {
   renewLease(runner: string, expiresAt: number): Promise<void>;
   /** Ends `runner`'s lease (a clean shutdown): what it left running is abandoned at once. */
   endLease(runner: string): Promise<void>;
+  /**
+   * Asks every process on the database, through it, to stop the task's turn if it runs it: a
+   * cancel that reached a process other than the task's runner. Resolves once the request is in
+   * the database, not once it is acted on: the runner saves the canceled state when its turn stops.
+   */
+  requestCancel(request: CancelRequest): Promise<void>;
+  /**
+   * Calls `onCancel` with each cancel requested from now on by any process on the database
+   * (this one included), until stopped. Resolves once requests are heard.
+   */
+  watchCancels(onCancel: (request: CancelRequest) => void, options: CancelWatchOptions): Promise<CancelWatch>;
   /** Creates, or replaces, the task's push config with this id; resolves once it is durable. */
   savePushConfig(config: PushConfigRecord): Promise<void>;
   /** The task's push configs, in the order they were first saved; none of another agent or owner. */

@@ -1,59 +1,24 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessionIdFor } from '../../src/a2a/executor.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
 import { clientFor, createGate, sendRequest, startServer, tempDbPath, textOf, type TestServer } from './fixtures.js';
+import { killed, useServerProcesses } from './serverProcess.js';
 import { assistant } from './syndicates.js';
 
 // A real process serving a task is killed mid-turn; a new server on the same database must not
 // leave that task working forever, and the conversation must go on.
 
-const child = fileURLToPath(new URL('./fixtures/serve-until-killed.mjs', import.meta.url));
-const built = fileURLToPath(new URL('../../dist/a2a/serveA2a.js', import.meta.url));
-
-const procs: ChildProcess[] = [];
+const startChild = useServerProcesses();
 let server: TestServer | undefined;
 let watcher: SqliteStore | undefined;
 
 afterEach(async () => {
-  for (const proc of procs.splice(0)) proc.kill('SIGKILL');
   await server?.stop();
   await watcher?.close();
   server = undefined;
   watcher = undefined;
 });
-
-interface Child {
-  proc: ChildProcess;
-  url: string;
-  /** How many tasks it marked failed at startup. */
-  interrupted: number;
-}
-
-function startChild(dbPath: string, args: { port?: number; leaseMs?: number } = {}): Promise<Child> {
-  if (!existsSync(built)) throw new Error('dist/ is missing: run `npm run build` (npm test does) before this test');
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [child, dbPath, String(args.port ?? 0), ...(args.leaseMs ? [String(args.leaseMs)] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
-    procs.push(proc);
-    let stderr = '';
-    proc.stderr!.on('data', (chunk) => (stderr += chunk));
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      const match = /LISTENING (\S+) INTERRUPTED (\d+)/.exec(chunk.toString());
-      if (match) resolve({ proc, url: match[1]!, interrupted: Number(match[2]) });
-    });
-    proc.on('exit', () => reject(new Error(`the server process ended before listening: ${stderr}`)));
-  });
-}
-
-function killed(process: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    process.once('exit', () => resolve());
-    process.kill('SIGKILL');
-  });
-}
 
 /** Starts a turn that never ends on the server at `url`; resolves with its task once it is working. */
 async function startEndlessTask(url: string): Promise<Task> {

@@ -44,6 +44,10 @@ function heldRecords() {
     },
     async renewLease() {},
     async endLease() {},
+    async requestCancel() {},
+    async watchCancels() {
+      return { stop: async () => undefined };
+    },
     async savePushConfig() {},
     async pushConfigs() {
       return [];

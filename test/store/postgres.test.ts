@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TurnEvent } from '../../src/core/events.js';
 import { poolConfig } from '../../src/store/postgres/connection.js';
 import { migrate, openPostgresStore, schemaStatus, SCHEMA_VERSION } from '../../src/store/postgres/index.js';
@@ -156,6 +156,26 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
       await closeAll();
     });
 
+    it('returns for each batch the seq its last event is stored at, while another store appends to the session: a returned seq is final', async () => {
+      const url = await cluster().createDatabase();
+      const stores = [await open(url, { poolSize: 4 }), await open(url, { poolSize: 4 })];
+      await stores[0]!.openSession('shared', 'council');
+      const returned = new Map<string, number>();
+      const appender = async (store: Store, name: string) => {
+        for (let batch = 0; batch < 10; batch++) {
+          const last = `${name}.0.${batch}.2`;
+          returned.set(last, await store.appendEvents('shared', [0, 1, 2].map((index) => message(`${name}.0.${batch}.${index}`))));
+        }
+      };
+
+      await Promise.all(stores.flatMap((store, s) => [0, 1, 2].map((a) => appender(store, `s${s}a${a}`))));
+
+      const stored = new Map((await stores[0]!.readEvents('shared')).map((entry) => [(entry.event as { text: string }).text, entry.seq]));
+      expect([...returned].filter(([last, seq]) => stored.get(last) !== seq)).toEqual([]);
+      expect(returned.size).toBe(60);
+      await closeAll();
+    });
+
     it('gives two processes appending to one session gapless seqs, each batch whole and in each writer’s order', async () => {
       const url = await cluster().createDatabase();
       const script = fileURLToPath(new URL('./fixtures/postgres-append.mjs', import.meta.url));
@@ -192,6 +212,27 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
       await withClient(url, (admin) => admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'syndicate'`));
 
       expect((await store.readEvents('s')).map((entry) => entry.event)).toEqual([message('kept')]);
+      await closeAll();
+    });
+
+    it('reopens the connection that listens for cancels when the server drops it, saying so, and hears cancels again', async () => {
+      const url = await cluster().createDatabase();
+      const [watching, requesting] = [await open(url), await open(url)];
+      const heard: string[] = [];
+      const errors: string[] = [];
+      const watch = await watching.tasks.watchCancels(({ taskId }) => heard.push(taskId), { onError: (error) => errors.push(error.message) });
+
+      await withClient(url, (admin) => admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'syndicate' AND query LIKE 'LISTEN%'`));
+      await vi.waitFor(() => expect(errors).toEqual([expect.stringContaining('stopped listening on syndicate_a2a_cancel')]), { timeout: 5_000 });
+
+      await vi.waitFor(
+        async () => {
+          await requesting.tasks.requestCancel({ agent: 'a', taskId: 'after-the-drop' });
+          expect(heard).toContain('after-the-drop');
+        },
+        { timeout: 10_000, interval: 300 },
+      );
+      await watch.stop();
       await closeAll();
     });
 

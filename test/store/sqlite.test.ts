@@ -91,14 +91,36 @@ describe('SQLite store', () => {
     }
   });
 
-  it('appends by writing the journal, running no SQL at all', async () => {
+  it('takes the session\'s claim at its first append, in one transaction that reads its last seq', async () => {
     const executed: string[] = [];
-    const store = openSqliteStore(join(dir, 'append-path.db'), { onStatement: (sql) => executed.push(sql) });
+    const store = openSqliteStore(join(dir, 'claim-path.db'), { onStatement: (sql) => executed.push(sql) });
     try {
       await store.openSession('s', 'council');
       executed.length = 0;
 
-      expect(await Promise.all([store.appendEvents('s', [message('a')]), store.appendEvents('s', [message('b'), message('c')])])).toEqual([1, 3]);
+      expect(await store.appendEvents('s', [message('a')])).toBe(1);
+
+      expect(executed.map((sql) => sql.split(' ').slice(0, 3).join(' '))).toStrictEqual([
+        'BEGIN IMMEDIATE',
+        'SELECT writer, wanted_by',
+        'INSERT INTO session_claims',
+        'SELECT coalesce((SELECT seq',
+        'COMMIT',
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('appends to a session it holds the claim of by writing the journal, running no SQL at all', async () => {
+    const executed: string[] = [];
+    const store = openSqliteStore(join(dir, 'append-path.db'), { onStatement: (sql) => executed.push(sql) });
+    try {
+      await store.openSession('s', 'council');
+      await store.appendEvents('s', [message('claims the session')]);
+      executed.length = 0;
+
+      expect(await Promise.all([store.appendEvents('s', [message('a')]), store.appendEvents('s', [message('b'), message('c')])])).toEqual([2, 4]);
 
       expect(executed).toStrictEqual([]);
     } finally {
@@ -207,6 +229,8 @@ describe('SQLite store', () => {
         "DELETE FROM journals_ingested WHERE name = '" + ingest[5]!.split("'")[1] + "'",
         'SELECT json_group_object(s.id',
         "SELECT json_group_array(DISTINCT line.value->'task'->>'id') AS refusedTasks",
+        // The session claims another process waits for, to hand them over.
+        expect.stringMatching(/^SELECT json_group_array\(session\) AS wanted FROM session_claims WHERE writer = '[0-9a-f]{16}' AND wanted_by IS NOT NULL$/),
         'COMMIT',
       ]);
       // The statements' cost does not grow with the session: they scan only the batches being
@@ -223,12 +247,14 @@ describe('SQLite store', () => {
     }
   });
 
-  it('moves journaled events into the database on its write thread once that is up, for appends and reads alike, running no SQL on the appending connection', async () => {
+  it('moves journaled events into the database on its write thread once that is up, for appends and reads alike, running none of it on the appending connection', async () => {
     const path = join(dir, 'write-thread.db');
     const executed: string[] = [];
     const store = openSqliteStore(path, { onStatement: (sql) => executed.push(sql) });
     const raw = rawConnection(path);
     const stored = (): unknown => raw.prepare('SELECT count(*) AS n FROM events').get();
+    // The appending connection takes and gives up the session's claim (a small commit each), nothing more.
+    const ingestedHere = (): string[] => executed.filter((sql) => /^(INSERT|UPDATE|DELETE)/.test(sql) && !sql.includes('session_claims'));
     try {
       await store.openSession('s', 'council');
       let appended = 0;
@@ -239,7 +265,7 @@ describe('SQLite store', () => {
           for (let batch = 0; batch < 150; batch += 1) await store.appendEvents('s', Array.from({ length: 10 }, (_, index) => message(`${batch}.${index}`)));
           appended += 1_500;
           await vi.waitFor(() => expect(stored()).toStrictEqual({ n: appended }), { timeout: 5_000, interval: 10 });
-          expect(executed).toStrictEqual([]);
+          expect(ingestedHere()).toStrictEqual([]);
         },
         { timeout: 10_000, interval: 50 },
       );
@@ -247,7 +273,7 @@ describe('SQLite store', () => {
       // A read that must see every event waits for the thread too.
       await store.appendEvents('s', [message('last')]);
       expect((await store.readEvents('s', { afterSeq: appended })).map((entry) => entry.event)).toStrictEqual([message('last')]);
-      expect(executed.filter((sql) => sql.startsWith('INSERT'))).toStrictEqual([]);
+      expect(ingestedHere()).toStrictEqual([]);
     } finally {
       raw.close();
       await store.close();
@@ -277,15 +303,15 @@ describe('SQLite store', () => {
     }
   });
 
-  it('puts a batch after the events another connection appended to the same session in the meantime', async () => {
+  it('returns a final seq to a store appending after another appended to the same session: it waits for the other\'s claim', async () => {
     const path = join(dir, 'renumbered.db');
     const first = openSqliteStore(path);
     const second = openSqliteStore(path);
     try {
       await first.openSession('s', 'council');
       await second.openSession('s', 'council');
-      await first.appendEvents('s', [message('first 1'), message('first 2')]);
-      await second.appendEvents('s', [message('second 1')]);
+      expect(await first.appendEvents('s', [message('first 1'), message('first 2')])).toBe(2);
+      expect(await second.appendEvents('s', [message('second 1')])).toBe(3);
 
       await first.readEvents('s');
       await second.readEvents('s');
@@ -299,6 +325,31 @@ describe('SQLite store', () => {
     } finally {
       await second.close();
       await first.close();
+    }
+  });
+
+  it('returns each batch the seq its last event is stored at while another store appends to the same session', async () => {
+    const path = join(dir, 'final-seqs.db');
+    const stores = [openSqliteStore(path), openSqliteStore(path)];
+    try {
+      await stores[0]!.openSession('shared', 'council');
+      await stores[1]!.openSession('shared', 'council');
+      const returned = new Map<string, number>();
+      const appender = async (store: Store, name: string) => {
+        for (let batch = 0; batch < 10; batch++) {
+          returned.set(`${name}.${batch}.2`, await store.appendEvents('shared', [0, 1, 2].map((index) => message(`${name}.${batch}.${index}`))));
+        }
+      };
+
+      await Promise.all(stores.flatMap((store, s) => [0, 1].map((a) => appender(store, `s${s}a${a}`))));
+      // Each store's reads move its own journaled batches in first.
+      await stores[1]!.readEvents('shared');
+
+      const stored = new Map((await stores[0]!.readEvents('shared')).map((entry) => [(entry.event as { text: string }).text, entry.seq]));
+      expect(returned.size).toBe(40);
+      expect([...returned].filter(([last, seq]) => stored.get(last) !== seq)).toStrictEqual([]);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
     }
   });
 
@@ -577,6 +628,28 @@ describe('SQLite store durability', () => {
         expect([...sizes.keys()]).toStrictEqual(Array.from({ length: sizes.size }, (_, index) => `batch-${index + 1}`));
         expect((await store.getSession(`crash-${round}`))!.eventCount).toBe(3 * sizes.size);
       }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('takes over the session a killed writer held once its journal is replayed, and returns the final seq', async () => {
+    const path = join(dir, 'taken-over.db');
+    const setup = openSqliteStore(path);
+    await setup.openSession('held', 'council');
+    await setup.close();
+    // Open while the writer lives, so its journal is left to it, and replayed only when the claim is taken over.
+    const store = openSqliteStore(path);
+    try {
+      const reported = await appendUntilKilled(path, 'held', 50, 0);
+      await store.openSession('held', 'council');
+
+      const seq = await store.appendEvents('held', [message('after the kill', 'after')]);
+
+      const stored = await store.readEvents('held');
+      expect(stored.at(-1)).toStrictEqual({ seq, sessionId: 'held', event: message('after the kill', 'after') });
+      expect(stored.map((entry) => entry.seq)).toStrictEqual(Array.from({ length: stored.length }, (_, index) => index + 1));
+      expect(stored.length).toBeGreaterThanOrEqual(3 * reported + 1);
     } finally {
       await store.close();
     }

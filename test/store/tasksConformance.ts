@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Store } from '../../src/store/store.js';
-import type { PushConfigRecord, TaskRecord } from '../../src/store/tasks.js';
+import type { CancelRequest, PushConfigRecord, TaskRecord } from '../../src/store/tasks.js';
 
 // The behaviour every TaskRecords implementation must show, written against the Store interface so
 // the PostgreSQL implementation runs it unchanged. Every test uses a fresh agent id, so tasks left
@@ -181,6 +181,40 @@ export function describeTaskRecordsConformance(name: string, open: () => Promise
 
       expect(await abandonedHere(NOW, runner('other'))).toEqual([]);
       expect(await abandonedHere(NOW, runner('restarted'))).toEqual(['left-behind']);
+    });
+
+    /** Cancels of this test's agent that a watch on `watching` hears, and the watch. */
+    const hearCancels = async (watching: Store) => {
+      const heard: CancelRequest[] = [];
+      const errors: Error[] = [];
+      const watch = await watching.tasks.watchCancels((request) => request.agent === agent && heard.push(request), { onError: (error) => errors.push(error) });
+      return { heard, errors, watch };
+    };
+
+    it('hears a cancel requested through another store on the same database', async () => {
+      const other = await open();
+      try {
+        const { heard, errors, watch } = await hearCancels(store);
+
+        await other.tasks.requestCancel({ agent, taskId: 'task-on-a' });
+
+        await vi.waitFor(() => expect(heard).toEqual([{ agent, taskId: 'task-on-a' }]), { timeout: 5_000 });
+        await watch.stop();
+        expect(errors).toEqual([]);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('hears cancels in the order they were requested, and none requested before the watch began', async () => {
+      await store.tasks.requestCancel({ agent, taskId: 'before' });
+      const { heard, watch } = await hearCancels(store);
+
+      await store.tasks.requestCancel({ agent, taskId: 'first' });
+      await store.tasks.requestCancel({ agent, taskId: 'second' });
+
+      await vi.waitFor(() => expect(heard.map((request) => request.taskId)).toEqual(['first', 'second']), { timeout: 5_000 });
+      await watch.stop();
     });
 
     it('returns a saved push config as it was saved, and lists a task\'s configs in the order first saved', async () => {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Durability } from '../sqlite/connection.js';
+import { listenOn, type Listener, type ListenOptions } from './listener.js';
 
 // The connection pool and the three ways the store talks to it: reads (retried when the connection
 // drops, since reading twice is harmless), writes (never retried: a write whose outcome is unknown
@@ -34,6 +35,8 @@ export interface Db {
   write<Row extends pg.QueryResultRow>(sql: Sql, params?: readonly unknown[]): Promise<pg.QueryResult<Row>>;
   /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  /** LISTENs on a connection of its own (see listener.ts), until stopped or the Db ends. */
+  listen(options: ListenOptions): Promise<Listener>;
   end(): Promise<void>;
 }
 
@@ -159,6 +162,7 @@ export function createDb(url: string, options: PostgresStoreOptions = {}): Db {
   // An idle connection the server closed (restart, pg_terminate_backend) is reported here and
   // dropped by the pool; the next query opens a new one. Without a listener it would crash the process.
   pool.on('error', () => undefined);
+  const listeners = new Set<Listener>();
 
   const connectionFailed = (error: unknown): Error => (isConnectionError(error) ? connectError(error, target) : (error as Error));
 
@@ -208,6 +212,20 @@ export function createDb(url: string, options: PostgresStoreOptions = {}): Db {
         throw error;
       }
     },
-    end: () => pool.end(),
+    async listen(listening: ListenOptions): Promise<Listener> {
+      const listener = await listenOn(poolConfig(url, options), listening).catch((error: unknown) => Promise.reject(connectionFailed(error)));
+      listeners.add(listener);
+      return {
+        stop() {
+          listeners.delete(listener);
+          return listener.stop();
+        },
+      };
+    },
+    async end() {
+      await Promise.all([...listeners].map((listener) => listener.stop()));
+      listeners.clear();
+      await pool.end();
+    },
   };
 }

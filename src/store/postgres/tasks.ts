@@ -1,4 +1,5 @@
-import type { PushConfigRecord, TaskPage, TaskQuery, TaskRecord, TaskRecords } from '../tasks.js';
+import { z } from 'zod';
+import type { CancelRequest, CancelWatch, CancelWatchOptions, PushConfigRecord, TaskPage, TaskQuery, TaskRecord, TaskRecords } from '../tasks.js';
 import type { Db } from './connection.js';
 
 /** A task as stored: its document serialised. */
@@ -16,6 +17,22 @@ const FILTERS = `
   AND ($5::text IS NULL OR status_at >= $5)`;
 
 const AFTER_CURSOR = '($6::text IS NULL OR status_at < $6 OR (status_at = $6 AND id < $7))';
+
+// Cancels go from the process a CancelTask reached to the task's runner as notifications: every
+// process on the database listens, and the one running the task stops its turn.
+const CANCEL_CHANNEL = 'syndicate_a2a_cancel';
+const cancelRequestSchema = z.object({ agent: z.string(), taskId: z.string() });
+const cancelPayloadSchema = z
+  .string()
+  .transform((text, context) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      context.addIssue({ code: 'custom', message: 'not JSON' });
+      return z.NEVER;
+    }
+  })
+  .pipe(cancelRequestSchema);
 
 function recordOf<Row extends { document: string }>(row: Row): Omit<Row, 'document'> & { document: unknown } {
   const { document, ...rest } = row;
@@ -72,6 +89,21 @@ export function createPostgresTasks(db: Db): TaskRecords {
     },
     async endLease(runner: string): Promise<void> {
       await db.write('DELETE FROM a2a_leases WHERE runner = $1', [runner]);
+    },
+    async requestCancel(request: CancelRequest): Promise<void> {
+      await db.write('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, JSON.stringify(cancelRequestSchema.parse(request))]);
+    },
+    async watchCancels(onCancel: (request: CancelRequest) => void, { onError }: CancelWatchOptions): Promise<CancelWatch> {
+      return db.listen({
+        channel: CANCEL_CHANNEL,
+        onPayload(payload) {
+          const request = cancelPayloadSchema.safeParse(payload);
+          // Only this store sends on the channel; anything else there is reported, not acted on.
+          if (request.success) onCancel(request.data);
+          else onError(new Error(`ignored a notification on ${CANCEL_CHANNEL} that is not a cancel request: ${payload.slice(0, 200)}`));
+        },
+        onError,
+      });
     },
     async savePushConfig(config: PushConfigRecord): Promise<void> {
       await db.write(

@@ -1,13 +1,13 @@
+import { SELECT_WANTED_CLAIMS } from './sessionClaims.js';
 import type { WriteJob } from './writeWorker.js';
 
 // The write job that moves a journal's batches into the database. It carries the journal's lines
 // as one JSON array and SQL does the rest: handing the write thread one string costs ~0.1 ms per
 // thousand events, where the same rows as arrays of parameters cost ~1-2 ms to copy across.
 //
-// Each event's seq continues from what the session holds when the job commits: normally exactly
-// the seq its writer gave it; if another process appended to the session in between, after those
-// events (batches stay whole and in their writer's order; the writer learns the final count from
-// the job's result).
+// Each event's seq continues from what the session holds when the job commits: the seq its writer
+// gave it, since a writer journals a session's batches only while it holds the session's claim
+// (sessionClaims.ts). Replayed journals of a dead writer are placed the same way.
 
 const LAST_SEQ = 'SELECT seq FROM events WHERE session_number = s.number ORDER BY seq DESC LIMIT 1';
 
@@ -42,19 +42,21 @@ const STATEMENTS = [
    WHERE NOT EXISTS (
      SELECT 1 FROM a2a_tasks AS t
      WHERE t.id = line.value->'task'->>'id' AND t.agent = line.value->'task'->>'agent' AND t.owner = line.value->'task'->>'owner')`,
+  SELECT_WANTED_CLAIMS,
 ] as const;
-const [INSERT_SESSIONS, INSERT_EVENTS, RECORD_INGESTED, FORGET_JOURNAL, SELECT_LAST_SEQS, UPSERT_TASKS, SELECT_REFUSED_TASKS] = [0, 1, 2, 3, 4, 5, 6];
+const [INSERT_SESSIONS, INSERT_EVENTS, RECORD_INGESTED, FORGET_JOURNAL, SELECT_LAST_SEQS, UPSERT_TASKS, SELECT_REFUSED_TASKS, SELECT_WANTED] = [0, 1, 2, 3, 4, 5, 6, 7];
 
 /**
  * Writes the journal lines' batches and task states, records that journal `name` is ingested up to
  * `generation` (in the same commit, so a replay after a crash skips it), and drops the records of
  * journals since deleted. The job's result rows hold the last seq of each of `sessions` (the
- * batches' sessions; see lastSeqs) and the tasks it could not store (see refusedTasks).
+ * batches' sessions; see lastSeqs), the tasks it could not store (see refusedTasks) and the
+ * session claims of `writer` another writer waits for (see wantedClaims; none for a replay).
  */
-export function ingestJob(batches: readonly string[], tasks: readonly string[], name: string, generation: number, forget: readonly string[], sessions: readonly string[]): WriteJob {
+export function ingestJob(batches: readonly string[], tasks: readonly string[], name: string, generation: number, forget: readonly string[], sessions: readonly string[], writer = ''): WriteJob {
   return {
     statements: STATEMENTS,
-    named: { batches: `[${batches.join(',')}]`, tasks: `[${tasks.join(',')}]`, sessions: JSON.stringify(sessions) },
+    named: { batches: `[${batches.join(',')}]`, tasks: `[${tasks.join(',')}]`, sessions: JSON.stringify(sessions), writer },
     runs: [
       [INSERT_SESSIONS, []],
       [INSERT_EVENTS, []],
@@ -65,6 +67,7 @@ export function ingestJob(batches: readonly string[], tasks: readonly string[], 
     reads: [
       [SELECT_LAST_SEQS, []],
       [SELECT_REFUSED_TASKS, []],
+      [SELECT_WANTED, []],
     ],
   };
 }
@@ -77,4 +80,9 @@ export function refusedTasks(rows: readonly unknown[]): string[] {
 /** Each session's last seq, from an ingest job's result. */
 export function lastSeqs(rows: readonly unknown[]): Map<string, number> {
   return new Map(Object.entries(JSON.parse((rows[0] as { lastSeqs: string }).lastSeqs) as Record<string, number>));
+}
+
+/** The sessions whose claims another writer waits for, from an ingest job's result. */
+export function wantedClaims(rows: readonly unknown[]): string[] {
+  return JSON.parse((rows[2] as { wanted: string }).wanted) as string[];
 }

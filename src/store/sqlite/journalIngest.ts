@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { TaskRecord } from '../tasks.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { BUSY_TIMEOUT_MS, synchronousFor, type Durability } from './connection.js';
-import { ingestJob, lastSeqs, refusedTasks } from './ingestJob.js';
+import { ingestJob, lastSeqs, refusedTasks, wantedClaims } from './ingestJob.js';
 import { createJournal, journalDir, journalLine, taskLine, type Journal, type JournalBatch } from './journal.js';
 import { replayOrphanJournals } from './orphanJournals.js';
 import { runWriteJob, startWriteWorker, type WriteJob, type WriteWorker } from './writeWorker.js';
@@ -39,12 +39,17 @@ export interface JournalIngestOptions {
   db: Database.Database;
   path: string;
   durability: Durability;
-  /** A job committed: `events` of each session moved in, which now holds `lastSeqs`. */
-  onCommitted(events: ReadonlyMap<string, number>, lastSeqs: ReadonlyMap<string, number>): void;
+  /** A job committed: `events` of each session moved in, which now holds `lastSeqs`; other writers wait for the `wanted` session claims. */
+  onCommitted(events: ReadonlyMap<string, number>, lastSeqs: ReadonlyMap<string, number>, wanted: readonly string[]): void;
 }
 
 export interface JournalIngest {
   readonly checkpointer: Checkpointer;
+  /** This store's journal writer id, and the folder of every writer's journals and locks. */
+  readonly writer: string;
+  readonly dir: string;
+  /** Replays the journals of writers whose stores are no longer open. */
+  replayOrphans(): void;
   /** Queues a new session's batch without events: it is journaled with the next write, or before the next move. */
   create(batch: JournalBatch): void;
   /** Journals the queued creations, `batches` and `tasks` with one write(2); throws, having written nothing, if that fails. */
@@ -56,8 +61,8 @@ export interface JournalIngest {
    * only waits), else here. After a failed job it tries once more here, so the caller hears why.
    */
   flush(): Promise<void>;
-  /** Flushes, then deletes the journal; the journal stays for the next store to replay if that fails. */
-  close(): Promise<void>;
+  /** Flushes, runs `flushed`, then deletes the journal; the journal stays for the next store to replay if either fails. */
+  close(flushed?: () => void): Promise<void>;
 }
 
 export function startJournalIngest({ db, path, durability, onCommitted }: JournalIngestOptions): JournalIngest {
@@ -138,7 +143,7 @@ export function startJournalIngest({ db, path, durability, onCommitted }: Journa
     // Only the last state of each task: its earlier ones are in the journal for a replay, but
     // writing each into the table cost the write thread ~50 µs a state (its document and indexes).
     const taskLines = [...pendingTasks.values()].map(({ line }) => line);
-    rotated.push({ journal, job: ingestJob(pending, taskLines, journal.name, journal.generation, deleted, [...pendingSessions.keys()]), events: pendingSessions, tasks: pendingTasks });
+    rotated.push({ journal, job: ingestJob(pending, taskLines, journal.name, journal.generation, deleted, [...pendingSessions.keys()], lock.writer), events: pendingSessions, tasks: pendingTasks });
     rotations++;
     deleted = [];
     journal = nextJournal();
@@ -154,7 +159,7 @@ export function startJournalIngest({ db, path, durability, onCommitted }: Journa
     done.journal.remove();
     deleted.push(done.journal.name);
     checkpointer.committed([...done.events.values()].reduce((sum, count) => sum + count, 0));
-    onCommitted(done.events, lastSeqs(rows));
+    onCommitted(done.events, lastSeqs(rows), wantedClaims(rows));
     // A state saved again since stays, for the next job.
     for (const [id, { task }] of done.tasks) if (journaledTasks.get(id) === task) journaledTasks.delete(id);
     for (const id of refusedTasks(rows)) {
@@ -256,6 +261,9 @@ export function startJournalIngest({ db, path, durability, onCommitted }: Journa
 
   return {
     checkpointer,
+    writer: lock.writer,
+    dir,
+    replayOrphans,
     create(batch) {
       created.push(batch);
       scheduleIngest();
@@ -269,10 +277,11 @@ export function startJournalIngest({ db, path, durability, onCommitted }: Journa
     },
     journaledTask: (id) => journaledTasks.get(id),
     flush,
-    async close() {
+    async close(flushed) {
       closing = true;
       try {
         await flush();
+        flushed?.();
         // Only now: if the ingest failed, the journal is what keeps the batches for the next open.
         journal.remove();
         for (const name of [...deleted, journal.name]) forgetJournal.run(name);

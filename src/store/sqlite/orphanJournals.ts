@@ -66,6 +66,11 @@ function journalsOf(dir: string, writer: string): number[] {
     .sort((a, b) => a - b);
 }
 
+/** Whether any journal of the writer is left (see sessionClaims.ts). */
+export function hasJournals(dir: string, writer: string): boolean {
+  return journalsOf(dir, writer).length > 0;
+}
+
 /**
  * Hands `replay` every journal of every writer other than `self` whose lock is free (its store is
  * no longer open), each writer's in generation order, holding that writer's lock meanwhile so no

@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
 import { DOCUMENTS_MIGRATION } from './documentsSchema.js';
 import { FACT_CODES_MIGRATION, FACTS_MIGRATION } from './factsSchema.js';
-import { TASK_LEASES_MIGRATION } from './tasksSchema.js';
+import { TASK_CANCELS_MIGRATION, TASK_LEASES_MIGRATION } from './tasksSchema.js';
 import { NOTES_MIGRATION } from './notesSchema.js';
+import { SESSION_CLAIMS_MIGRATION } from './sessionClaims.js';
 
 // Migration i moves the schema from version i to i + 1; PRAGMA user_version records how many have
 // run. Append new migrations, never edit one that has shipped.
@@ -95,6 +96,8 @@ const MIGRATIONS: readonly string[] = [
   -- The skills each ledger row's turn activated, as JSON text (store/usageSkills.ts); NULL when none.
   ALTER TABLE usage_ledger ADD COLUMN skills TEXT;
   `,
+  TASK_CANCELS_MIGRATION,
+  SESSION_CLAIMS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

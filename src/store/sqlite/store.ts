@@ -8,6 +8,7 @@ import { createSqliteFacts } from './facts.js';
 import type { JournalBatch } from './journal.js';
 import { startJournalIngest, type JournalIngest } from './journalIngest.js';
 import { createSqliteNotes } from './notes.js';
+import { createSessionClaims, type SessionClaims } from './sessionClaims.js';
 import { skillsColumn, usageRowOf, type StoredUsageRow } from '../usageSkills.js';
 import { createSqliteTasks } from './tasks.js';
 
@@ -48,6 +49,8 @@ interface KnownSession {
   verifiedAt: number;
   /** False while the session's creation is still only in the journal. */
   stored: boolean;
+  /** Created with an id this process minted (isNew): until stored, no other process can have appended to it. */
+  minted: boolean;
 }
 
 interface EventRow {
@@ -123,7 +126,6 @@ function prepareStatements(db: Database.Database) {
 // Appends of several sessions were written in this turn of the event loop.
 const SEVERAL_SESSIONS = Symbol('several sessions');
 
-
 // A turn starts by opening its session. Turns that follow each other faster than this (a loop, a
 // benchmark) skip re-reading it from the database: a read costs ~4 syscalls, as much as the
 // turn's own appends. So another process's appends to the same session can take this long to
@@ -140,18 +142,33 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const known = new Map<string, KnownSession>();
   let closing: Promise<void> | undefined;
   let ingest: JournalIngest;
+  let claims: SessionClaims;
   try {
     ingest = startJournalIngest({
       db,
       path,
       durability,
-      onCommitted(events, lastSeqs) {
+      onCommitted(events, lastSeqs, wanted) {
         for (const [id, lastSeq] of lastSeqs) {
           const session = known.get(id);
           if (session === undefined) continue;
           session.pending -= events.get(id)!;
           Object.assign(session, { lastSeq: lastSeq + session.pending, stored: true });
         }
+        claims.committed(wanted, (id) => known.get(id)?.pending ?? 0);
+      },
+    });
+    claims = createSessionClaims({
+      db,
+      dir: ingest.dir,
+      writer: ingest.writer,
+      replayOrphans: ingest.replayOrphans,
+      unshared: (id) => known.get(id)?.minted === true && !known.get(id)!.stored,
+      // No other writer appends while this one holds the claim: the seqs it gives from here are final.
+      taken(id, lastSeq) {
+        const session = knownSession(id);
+        if (session !== undefined) session.lastSeq = lastSeq + session.pending;
+        return session !== undefined;
       },
     });
   } catch (error) {
@@ -173,7 +190,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   };
 
   const remember = (row: SessionRecord): SessionRecord => {
-    known.set(row.id, { syndicate: row.syndicate, createdAt: row.createdAt, lastSeq: row.eventCount, updatedAt: row.updatedAt, pending: 0, verifiedAt: Date.now(), stored: true });
+    known.set(row.id, { syndicate: row.syndicate, createdAt: row.createdAt, lastSeq: row.eventCount, updatedAt: row.updatedAt, pending: 0, verifiedAt: Date.now(), stored: true, minted: false });
     return row;
   };
 
@@ -183,11 +200,11 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
    * batch goes out with the next write of appends (the session's first events, as a rule), or
    * before the next rotation: a write(2) of its own cost a visible share of a short turn.
    */
-  const createSession = (id: string, syndicate: string): SessionRecord => {
+  const createSession = (id: string, syndicate: string, minted = false): SessionRecord => {
     const createdAt = Date.now();
     ingest.create({ session: id, syndicate, seq: 1, appendedAt: createdAt, events: [], payloads: [] });
     if (known.size >= MAX_KNOWN_SESSIONS) forgetSettledSessions();
-    known.set(id, { syndicate, createdAt, lastSeq: 0, updatedAt: createdAt, pending: 0, verifiedAt: createdAt, stored: false });
+    known.set(id, { syndicate, createdAt, lastSeq: 0, updatedAt: createdAt, pending: 0, verifiedAt: createdAt, stored: false, minted });
     return { id, syndicate, createdAt, updatedAt: createdAt, eventCount: 0 };
   };
 
@@ -264,6 +281,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     try {
       ingest.write(batches, tasks.map(({ task }) => task));
     } catch (error) {
+      for (const append of queue) if (append.events.length > 0) claims.end(append.sessionId);
       for (const batch of batches) {
         const session = known.get(batch.session)!;
         session.lastSeq -= batch.events.length;
@@ -273,10 +291,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       for (const task of tasks) task.reject(error);
       return;
     }
+    for (const append of queue) if (append.events.length > 0) claims.end(append.sessionId);
     outcomes.forEach((outcome, i) => ('seq' in outcome ? queue[i]!.resolve(outcome.seq) : queue[i]!.reject(outcome.error)));
     for (const task of tasks) task.resolve();
   };
-
 
   const deleteSession = db.transaction((id: string): boolean => {
     sql.deleteEvents.run(id);
@@ -319,7 +337,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     facts: createSqliteFacts(db, () => checkpointer.committed()),
     notes: createSqliteNotes(db),
     async openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> {
-      if (options?.isNew) return createSession(id, syndicate);
+      if (options?.isNew) return createSession(id, syndicate, true);
       // Read first: a session is opened once per turn and almost always exists already, and a read
       // takes no write lock.
       const session = known.get(id);
@@ -352,7 +370,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
       // Serialised up front: an event that cannot be stored fails its batch before anything is written.
       const payloads = events.map((event) => JSON.stringify(event));
-      if (closing !== undefined) throw new Error(`cannot append to session '${sessionId}': the store is closed`);
+      const closed = () => new Error(`cannot append to session '${sessionId}': the store is closed`);
+      if (closing !== undefined) throw closed();
+      if (events.length > 0) await claims.enter(sessionId, () => (closing === undefined ? undefined : closed()));
       return new Promise((resolve, reject) => {
         if (!writeQueued()) scheduleWrite(sessionId);
         queued.push({ sessionId, events, payloads, resolve, reject });
@@ -376,7 +396,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       closing ??= (async () => {
         writeAppends();
         try {
-          await ingest.close();
+          await ingest.close(() => claims.releaseAll());
         } finally {
           db.close();
         }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { PushConfigRecord, TaskPage, TaskQuery, TaskRecord, TaskRecords } from '../tasks.js';
+import type { CancelRequest, CancelWatch, CancelWatchOptions, PushConfigRecord, TaskPage, TaskQuery, TaskRecord, TaskRecords } from '../tasks.js';
 
 /** A task as stored: its document serialised. */
 type TaskRow = Omit<TaskRecord, 'document'> & { document: string };
@@ -28,6 +28,11 @@ interface QueryParams {
   afterId: string | null;
   limit: number;
 }
+
+// How often each watching process looks for new cancel requests, and how long a request is kept
+// (every watcher has looked many times by then).
+const CANCEL_POLL_MS = 200;
+const CANCEL_KEPT_MS = 60_000;
 
 function recordOf<Row extends { document: string }>(row: Row): Omit<Row, 'document'> & { document: unknown } {
   const { document, ...rest } = row;
@@ -73,6 +78,12 @@ export function createSqliteTasks(db: Database.Database, tasks: TaskJournal): Ta
   );
   const selectPushConfigs = db.prepare<[agent: string, owner: string, taskId: string], PushConfigRow>(
     `SELECT ${PUSH_COLUMNS} FROM a2a_push_configs WHERE agent = ? AND owner = ? AND task_id = ? ORDER BY rowid`,
+  );
+  const insertCancel = db.prepare<[agent: string, taskId: string, requestedAt: number]>('INSERT INTO a2a_cancels (agent, task_id, requested_at) VALUES (?, ?, ?)');
+  const deleteOldCancels = db.prepare<[before: number]>('DELETE FROM a2a_cancels WHERE requested_at < ?');
+  const lastCancel = db.prepare<[], { number: number }>("SELECT coalesce(max(number), 0) AS number FROM a2a_cancels");
+  const cancelsAfter = db.prepare<[after: number], CancelRequest & { number: number }>(
+    'SELECT number, agent, task_id AS taskId FROM a2a_cancels WHERE number > ? ORDER BY number',
   );
   const deleteOnePushConfig = db.prepare<[agent: string, owner: string, taskId: string, id: string]>(
     'DELETE FROM a2a_push_configs WHERE agent = ? AND owner = ? AND task_id = ? AND id = ?',
@@ -121,6 +132,31 @@ export function createSqliteTasks(db: Database.Database, tasks: TaskJournal): Ta
     },
     async endLease(runner: string): Promise<void> {
       deleteLease.run(runner);
+    },
+    async requestCancel({ agent, taskId }: CancelRequest): Promise<void> {
+      const now = Date.now();
+      db.transaction(() => {
+        deleteOldCancels.run(now - CANCEL_KEPT_MS);
+        insertCancel.run(agent, taskId, now);
+      })();
+    },
+    async watchCancels(onCancel: (request: CancelRequest) => void, { onError }: CancelWatchOptions): Promise<CancelWatch> {
+      let seen = lastCancel.get()!.number;
+      const poll = (): void => {
+        // The store closed under the watch: nothing more can be heard.
+        if (!db.open) return clearInterval(timer);
+        try {
+          for (const { number, agent, taskId } of cancelsAfter.all(seen)) {
+            seen = number;
+            onCancel({ agent, taskId });
+          }
+        } catch (error) {
+          // A busy or closed database: the next poll tries again.
+          onError(error instanceof Error ? error : new Error(String(error)));
+        }
+      };
+      const timer = setInterval(poll, CANCEL_POLL_MS).unref();
+      return { stop: async () => clearInterval(timer) };
     },
     async savePushConfig(config: PushConfigRecord): Promise<void> {
       upsertPushConfig.run({ ...config, document: JSON.stringify(config.document) });

@@ -19,3 +19,15 @@ export const TASK_LEASES_MIGRATION = `
     UNIQUE (agent, owner, task_id, id)
   );
 `;
+
+// Cancel requests for other processes' tasks (an append to the migrations in schema.ts). SQLite
+// has no notifications: every process polls the rows added since it last looked. AUTOINCREMENT
+// keeps numbers rising after old rows are deleted, so a poll's cursor never skips a new one.
+export const TASK_CANCELS_MIGRATION = `
+  CREATE TABLE a2a_cancels (
+    number       INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent        TEXT NOT NULL,
+    task_id      TEXT NOT NULL,
+    requested_at INTEGER NOT NULL
+  );
+`;
