@@ -10,6 +10,8 @@ export const FactTagSchema = z.enum(FACT_TAGS);
 // null first: the scripted model fills a schema with its first option, and a placeholder string is no date.
 const DateSchema = z.union([z.null(), z.string().regex(ISO_DATE, 'a date as YYYY-MM-DD')]);
 const KeysSchema = z.array(z.string().trim().min(1)).min(1).max(5);
+const SubjectSchema = z.string().trim().min(1).describe("The entity the fact is about, in a few lower-case words ('user', 'user's apartment', 'clara').");
+const AttributeSchema = z.string().trim().min(1).describe("Which attribute of the subject the fact states, in a few lower-case words ('home city', 'rent', 'dog's name').");
 
 /** One fact as the extraction model reports it. */
 export const ExtractedFactSchema = z.object({
@@ -31,6 +33,8 @@ export const RememberSchema = z.object({
   date: DateSchema.default(null),
   source: z.string().trim().min(1).default('user'),
   keys: KeysSchema,
+  subject: SubjectSchema.optional(),
+  attribute: AttributeSchema.optional(),
 });
 export type RememberInput = z.input<typeof RememberSchema>;
 
