@@ -91,7 +91,7 @@ async function runSilo(memory: FactMemory, store: SqliteStore, silo: BenchSilo, 
   }
   const stored = await store.facts.listFacts(silo.silo);
   const status = new Map(stored.map((fact) => [fact.id, fact.status]));
-  tally.primary += stored.length;
+  tally.primary += stored.filter((fact) => fact.restates === null).length;
   tally.unique += new Set(silo.statements.map(({ truth }) => `${truth.slot}\n${truth.value}`)).size;
   tally.siblings += siblingFacts.length;
   tally.siblingsRetired += siblingFacts.filter((id) => status.get(id) === 'superseded').length;

@@ -71,6 +71,28 @@ function merge(vectorHits: readonly ScoredFact[], textHits: readonly ScoredFact[
   return candidates;
 }
 
+/**
+ * A merged restatement is found by its own wording but answers as the fact it restates: it lends
+ * that fact its better scores and is not listed itself. One whose fact was deleted is left out.
+ */
+async function foldRestatements(candidates: Map<string, Candidate>, facts: FactStore, silo: string): Promise<Candidate[]> {
+  const folded = new Map([...candidates].filter(([, { fact }]) => fact.restates === null));
+  for (const { fact, vector, text } of candidates.values()) {
+    if (fact.restates === null) continue;
+    const primary = folded.get(fact.restates) ?? candidates.get(fact.restates) ?? (await primaryCandidate(facts, silo, fact.restates));
+    if (primary === undefined) continue;
+    primary.vector = Math.max(primary.vector, vector);
+    primary.text = Math.max(primary.text, text);
+    folded.set(primary.fact.id, primary);
+  }
+  return [...folded.values()];
+}
+
+async function primaryCandidate(facts: FactStore, silo: string, id: string): Promise<Candidate | undefined> {
+  const fact = await facts.getFact(silo, id);
+  return fact === undefined ? undefined : { fact, vector: 0, text: 0 };
+}
+
 export async function recallFacts(source: RecallSource, query: string, options: RecallOptions = {}): Promise<RecalledFact[]> {
   const { facts, embedder, silo } = source;
   const limit = options.limit ?? DEFAULT_RECALL_LIMIT;
@@ -82,7 +104,7 @@ export async function recallFacts(source: RecallSource, query: string, options: 
   ]);
   const queryWords = words(query);
   const dates = new Set([...(query.match(DATE) ?? []), ...(options.date ? [options.date] : [])]);
-  const ranked = [...merge(vectorHits, textHits).values()]
+  const ranked = (await foldRestatements(merge(vectorHits, textHits), facts, silo))
     .map(({ fact, vector, text }) => {
       const current = fact.status === 'active';
       const ageDays = Math.max(0, now - fact.createdAt) / DAY_MS;

@@ -1,7 +1,9 @@
 import { EmbeddingModelMismatchError, rankingWords, type FactRecord, type FactStore, type NewFact } from '../../store/facts.js';
 import type { Embedder } from '../embeddings/embedder.js';
+import { conflictingSpecifics } from './specifics.js';
 
-// Writes candidate facts to a silo: a dedup probe drops restatements, and a CORRECTION retires
+// Writes candidate facts to a silo: a dedup probe recognises restatements and keeps each as a
+// record linked to the fact it restates (never a second primary, never dropped), and a CORRECTION retires
 // the active facts it corrects without deleting them: the closest one that shares a key, and any
 // other sharing a key that restates its old value.
 
@@ -12,7 +14,7 @@ export interface FactWriter {
   facts: FactStore;
   embedder: Embedder;
   silo: string;
-  /** Cosine similarity at or above which an active fact with the same tag is the same fact. */
+  /** Cosine similarity at or above which an active fact with the same tag, a shared key and no conflicting specifics is the same fact. */
   dedupThreshold: number;
   /** Cosine similarity at or above which a correction retires the closest active fact that shares a key. */
   supersedeThreshold: number;
@@ -20,7 +22,8 @@ export interface FactWriter {
 
 export type StoreOutcome =
   | { kind: 'stored'; fact: FactRecord; superseded: string[] }
-  | { kind: 'duplicate'; of: FactRecord; superseded: string[] };
+  /** A restatement of `of`, kept as the merged record `restatement`. */
+  | { kind: 'duplicate'; of: FactRecord; restatement: FactRecord; superseded: string[] };
 
 export interface StoreReport {
   outcomes: StoreOutcome[];
@@ -31,19 +34,10 @@ export interface StoreReport {
 const CORRECTION_CANDIDATES = 20;
 // How many neighbours the dedup probe compares: the nearest may differ in a number, the next not.
 const DUPLICATE_CANDIDATES = 5;
-const NUMBER = /\d+(?:[.,]\d+)*/g;
 
 function sharesKey(a: readonly string[], b: readonly string[]): boolean {
   const keys = new Set(a.map((key) => key.toLowerCase()));
   return b.some((key) => keys.has(key.toLowerCase()));
-}
-
-/** The numbers a text states, thousands separators dropped: "4,800 euros" and "4800 euros" state the same. */
-function numbersOf(text: string): string {
-  return (text.match(NUMBER) ?? [])
-    .map((number) => number.replace(/,(?=\d{3}\b)/g, ''))
-    .sort()
-    .join(' ');
 }
 
 /**
@@ -74,8 +68,9 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
 
   // A probe that fails stores the fact anyway: a duplicate costs a slot, a lost fact costs the
   // user. A model mismatch is not a probe failure: the insert would be refused for the same reason.
-  // A neighbour that states other numbers is an update, not a restatement: embedders score
-  // "rent is 4,800 euros" and "rent is 5,200 euros" as near-identical (USE-lite: 0.984).
+  // A neighbour that states other names, numbers or dates is another fact or an update, not a
+  // restatement: embedders score "rent is 4,800 euros" and "rent is 5,200 euros" as near-identical
+  // (USE-lite: 0.984), and "I owe Clara 20 dollars" close to "I owe Tom 20 dollars".
   const findDuplicate = async (candidate: CandidateFact, embedding: Float32Array): Promise<FactRecord | undefined> => {
     try {
       const neighbours = await facts.searchVectors(silo, {
@@ -85,8 +80,9 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
         tag: candidate.tag,
         activeOnly: true,
       });
-      const numbers = numbersOf(candidate.text);
-      return neighbours.find(({ fact, score }) => score >= writer.dedupThreshold && numbersOf(fact.text) === numbers)?.fact;
+      return neighbours.find(
+        ({ fact, score }) => score >= writer.dedupThreshold && sharesKey(fact.keys, candidate.keys) && conflictingSpecifics(fact.text, candidate.text).length === 0,
+      )?.fact;
     } catch (error) {
       if (error instanceof EmbeddingModelMismatchError) throw error;
       report.warnings.push(`the duplicate check for "${candidate.text}" failed (${(error as Error).message}); the fact was stored anyway`);
@@ -119,21 +115,21 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
     signal?.throwIfAborted();
     const embedding = embeddings[index]!;
     const duplicate = await findDuplicate(candidate, embedding);
-    const fact =
-      duplicate ??
-      (await facts.insertFact(silo, {
-        text: candidate.text,
-        tag: candidate.tag,
-        date: candidate.date,
-        source: candidate.source,
-        keys: candidate.keys,
-        provenance: candidate.provenance,
-        embedding,
-        embeddingModel: embedder.model,
-        createdAt: candidate.createdAt,
-      }));
+    const record = await facts.insertFact(silo, {
+      text: candidate.text,
+      tag: candidate.tag,
+      date: candidate.date,
+      source: candidate.source,
+      keys: candidate.keys,
+      provenance: candidate.provenance,
+      embedding,
+      embeddingModel: embedder.model,
+      createdAt: candidate.createdAt,
+      ...(duplicate ? { restates: duplicate.id } : {}),
+    });
+    const fact = duplicate ?? record;
     const superseded = fact.tag === 'CORRECTION' ? await retireCorrected(fact, embedding) : [];
-    report.outcomes.push(duplicate ? { kind: 'duplicate', of: duplicate, superseded } : { kind: 'stored', fact, superseded });
+    report.outcomes.push(duplicate ? { kind: 'duplicate', of: duplicate, restatement: record, superseded } : { kind: 'stored', fact, superseded });
   }
   return report;
 }

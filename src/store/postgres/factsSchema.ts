@@ -42,3 +42,9 @@ export const FACTS_MIGRATION = `
     PRIMARY KEY (silo, session_id)
   );
 `;
+
+// A restatement merged into a fact is kept as a row of its own, status 'merged', linked by
+// \`restates\` to the fact it restates (issue 15): merging never drops what the user said.
+export const FACT_RESTATES_MIGRATION = `
+  ALTER TABLE facts ADD COLUMN restates text;
+`;

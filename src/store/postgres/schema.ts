@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { connectError, describeAddress, poolConfig, serverAddress, type PostgresStoreOptions, type ServerAddress } from './connection.js';
 import { DOCUMENTS_MIGRATION } from './documentsSchema.js';
-import { FACTS_MIGRATION } from './factsSchema.js';
+import { FACT_RESTATES_MIGRATION, FACTS_MIGRATION } from './factsSchema.js';
 import { NOTES_MIGRATION } from './notesSchema.js';
 import { TASK_LEASES_MIGRATION } from './tasksSchema.js';
 
@@ -71,6 +71,7 @@ const MIGRATIONS: readonly string[] = [
   DOCUMENTS_MIGRATION,
   TASK_LEASES_MIGRATION,
   NOTES_MIGRATION,
+  FACT_RESTATES_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -68,3 +68,9 @@ export const FACT_CODES_MIGRATION = `
   );
   CREATE VIRTUAL TABLE fact_text_vocab USING fts5vocab (fact_text, 'row');
 `;
+
+// A restatement merged into a fact is kept as a row of its own, status 'merged', linked by
+// \`restates\` to the fact it restates (issue 15): merging never drops what the user said.
+export const FACT_RESTATES_MIGRATION = `
+  ALTER TABLE facts ADD COLUMN restates TEXT;
+`;

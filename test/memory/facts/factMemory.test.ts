@@ -24,12 +24,36 @@ describe('remembering facts', () => {
     expect(outcome).toMatchObject({ kind: 'stored', fact: { text: 'The user lives in Paris.', tag: 'FACT', status: 'active', source: 'user' }, warnings: [] });
   });
 
-  it('drops a restatement of an active fact with the same tag', async () => {
+  it('keeps a restatement of an active fact with the same tag and a shared key as a merged record linked to it', async () => {
     const memory = memoryOn(store);
     const first = await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
-    const again = await memory.remember({ text: 'the user LIVES in Paris', keys: ['paris'] });
-    expect(again).toMatchObject({ kind: 'duplicate', of: { id: first.kind === 'stored' ? first.fact.id : '' } });
-    expect(await store.facts.listFacts(memory.silo)).toHaveLength(1);
+    const again = await memory.remember({ text: 'the user LIVES in Paris', keys: ['home', 'paris'] });
+    const firstId = first.kind === 'stored' ? first.fact.id : '';
+    expect(again).toMatchObject({ kind: 'duplicate', of: { id: firstId }, restatement: { text: 'the user LIVES in Paris', status: 'merged', restates: firstId } });
+    expect((await store.facts.listFacts(memory.silo, { status: 'active' })).map((fact) => fact.id)).toEqual([firstId]);
+    expect(await store.facts.listFacts(memory.silo, { status: 'merged' })).toHaveLength(1);
+  });
+
+  it('recalls the fact a restatement was merged into, once, by the restatement’s own words', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.6 });
+    const first = await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    await memory.remember({ text: 'The user lives in Paris, in a flat near the canal.', keys: ['home'] });
+    const recalled = await memory.recall('flat near the canal');
+    expect(recalled.map((hit) => hit.fact.id)).toEqual([first.kind === 'stored' ? first.fact.id : '']);
+  });
+
+  it('never merges facts about different keys', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    expect(await memory.remember({ text: 'The user lives in Paris.', keys: ['sister'] })).toMatchObject({ kind: 'stored' });
+  });
+
+  it('never merges facts that name another person or another day', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.5 });
+    await memory.remember({ text: 'I owe Tom 20 dollars for the tickets.', keys: ['debt'] });
+    expect(await memory.remember({ text: 'I owe Clara 20 dollars for the tickets.', keys: ['debt'] })).toMatchObject({ kind: 'stored' });
+    await memory.remember({ text: 'The hike is on Saturday morning.', keys: ['hike'] });
+    expect(await memory.remember({ text: 'The hike is on sunday morning.', keys: ['hike'] })).toMatchObject({ kind: 'stored' });
   });
 
   it('keeps the same words under another tag', async () => {

@@ -14,6 +14,7 @@ function fact(text: string, overrides: Partial<FactRecord> = {}): FactRecord {
     keys: ['home'],
     status: 'active',
     supersededBy: null,
+    restates: null,
     provenance: null,
     embeddingModel: 'm',
     createdAt: 0,
