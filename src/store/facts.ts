@@ -31,6 +31,9 @@ export interface FactRecord {
   supersededBy: string | null;
   /** For a merged restatement, the fact it restates; null for a primary fact. */
   restates: string | null;
+  /** The entity the fact is about and which of its attributes it states, when the client or the extraction model said. */
+  subject: string | null;
+  attribute: string | null;
   provenance: FactProvenance | null;
   /** The model that produced the fact's stored vector. */
   embeddingModel: string;
@@ -52,6 +55,8 @@ export interface NewFact {
   createdAt?: number;
   /** Stores the fact as a merged restatement of this fact of the silo (status 'merged'). */
   restates?: string;
+  subject?: string | null;
+  attribute?: string | null;
 }
 
 export interface VectorQuery {

@@ -73,6 +73,8 @@ export function describeFactStoreConformance(name: string, open: () => Promise<S
         status: 'active',
         supersededBy: null,
         restates: null,
+        subject: null,
+        attribute: null,
         provenance: { sessionId: 'session-1', turnId: 'turn-1' },
         embeddingModel: 'fake-bow-256',
         createdAt: 1_700_000_000_000,
@@ -202,6 +204,12 @@ export function describeFactStoreConformance(name: string, open: () => Promise<S
       expect(retired).toMatchObject({ status: 'superseded', supersededBy: correction.id, text: 'The user lives in Paris.' });
       expect(retired!.updatedAt).toBeGreaterThanOrEqual(old.updatedAt);
       expect(await facts.supersedeFacts(silo, [old.id], correction.id)).toBe(0);
+    });
+
+    it('keeps the subject and attribute a fact was stored with', async () => {
+      const silo = freshSilo();
+      const stored = await facts.insertFact(silo, await newFact('The apartment rent is 1,200 euros.', { subject: 'apartment', attribute: 'rent' }));
+      expect(await facts.getFact(silo, stored.id)).toMatchObject({ subject: 'apartment', attribute: 'rent' });
     });
 
     it('keeps a merged restatement as its own record linked to the fact it restates, searchable but never active', async () => {

@@ -21,6 +21,9 @@ export const ExtractedFactSchema = z.object({
   source: z.string().trim().min(1).describe("Who asserted it: 'user' or the agent's name."),
   keys: KeysSchema.describe('1-5 lower-case entity keys (people, places, things, topics) the fact is about.'),
   turn: z.string().min(1).describe('The id of the turn the fact comes from.'),
+  // null first, as for dates: the scripted model fills a schema with its first option.
+  subject: z.union([z.null(), SubjectSchema]).default(null),
+  attribute: z.union([z.null(), AttributeSchema]).default(null),
 });
 export type ExtractedFact = z.infer<typeof ExtractedFactSchema>;
 
@@ -50,6 +53,8 @@ export const FactSchema = z.object({
   status: z.enum(['active', 'superseded', 'merged']),
   supersededBy: z.string().nullable(),
   restates: z.string().nullable(),
+  subject: z.string().nullable(),
+  attribute: z.string().nullable(),
   provenance: z.object({ sessionId: z.string(), turnId: z.string() }).nullable(),
   embeddingModel: z.string(),
   createdAt: z.number(),

@@ -1,6 +1,7 @@
-import { EmbeddingModelMismatchError, rankingWords, type FactRecord, type FactStore, type NewFact } from '../../store/facts.js';
+import { EmbeddingModelMismatchError, type FactRecord, type FactStore, type NewFact } from '../../store/facts.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { conflictingSpecifics } from './specifics.js';
+import { attributeOf, correctedFacts, explicitlyDifferent } from './supersession.js';
 
 // Writes candidate facts to a silo: a dedup probe recognises restatements and keeps each as a
 // record linked to the fact it restates (never a second primary, never dropped), and a CORRECTION retires
@@ -40,27 +41,6 @@ function sharesKey(a: readonly string[], b: readonly string[]): boolean {
   return b.some((key) => keys.has(key.toLowerCase()));
 }
 
-/**
- * The words a corrected fact says and its correction does not: the old value ("paris" when "The
- * user lives in Paris." is corrected by "Correction: the user now lives in Berlin.").
- */
-function oldValueWords(corrected: FactRecord, correction: FactRecord): string[] {
-  const kept = new Set(rankingWords(correction.text));
-  return rankingWords(corrected.text).filter((word) => !kept.has(word));
-}
-
-/**
- * Whether a fact names at least half of an old value's words: "The user's home is in Paris." restates
- * "The user lives in Paris." even where a paraphrase sits too far from the correction to be retired
- * for its similarity alone. Half, not all: a corrected fact also drops phrasing ("called" in "The
- * user's project is called Atlas."), which a restatement need not repeat.
- */
-function namesOldValue(fact: FactRecord, oldValue: readonly string[]): boolean {
-  if (oldValue.length === 0) return false;
-  const words = new Set(rankingWords(fact.text));
-  return oldValue.filter((word) => words.has(word)).length * 2 >= oldValue.length;
-}
-
 export async function storeFacts(writer: FactWriter, candidates: readonly CandidateFact[], signal?: AbortSignal): Promise<StoreReport> {
   const { facts, embedder, silo } = writer;
   const embeddings = await embedder.embed(candidates.map((candidate) => candidate.text), signal);
@@ -80,8 +60,13 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
         tag: candidate.tag,
         activeOnly: true,
       });
+      const own = attributeOf({ text: candidate.text, subject: candidate.subject ?? null, attribute: candidate.attribute ?? null });
       return neighbours.find(
-        ({ fact, score }) => score >= writer.dedupThreshold && sharesKey(fact.keys, candidate.keys) && conflictingSpecifics(fact.text, candidate.text).length === 0,
+        ({ fact, score }) =>
+          score >= writer.dedupThreshold &&
+          sharesKey(fact.keys, candidate.keys) &&
+          !explicitlyDifferent(own, attributeOf(fact)) &&
+          conflictingSpecifics(fact.text, candidate.text).length === 0,
       )?.fact;
     } catch (error) {
       if (error instanceof EmbeddingModelMismatchError) throw error;
@@ -103,10 +88,7 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
     const related = neighbours.filter(
       ({ fact }) => fact.id !== correction.id && sharesKey(fact.keys, correction.keys) && fact.createdAt <= correction.createdAt,
     );
-    const closest = related[0];
-    if (closest === undefined || closest.score < writer.supersedeThreshold) return [];
-    const oldValue = oldValueWords(closest.fact, correction);
-    const retired = related.filter((hit) => hit === closest || namesOldValue(hit.fact, oldValue)).map(({ fact }) => fact.id);
+    const retired = correctedFacts(correction, related, writer.supersedeThreshold);
     await facts.supersedeFacts(silo, retired, correction.id);
     return retired;
   };
@@ -125,6 +107,8 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
       embedding,
       embeddingModel: embedder.model,
       createdAt: candidate.createdAt,
+      subject: candidate.subject ?? null,
+      attribute: candidate.attribute ?? null,
       ...(duplicate ? { restates: duplicate.id } : {}),
     });
     const fact = duplicate ?? record;

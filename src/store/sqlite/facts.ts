@@ -39,6 +39,8 @@ interface FactRow {
   status: string;
   supersededBy: string | null;
   restates: string | null;
+  subject: string | null;
+  attribute: string | null;
   sessionId: string | null;
   turnId: string | null;
   embeddingModel: string;
@@ -66,7 +68,7 @@ interface CodePage {
   codes: string | null;
 }
 
-const COLUMNS = `number, id, silo, text, tag, date, source, keys, status, superseded_by AS supersededBy, restates, session_id AS sessionId,
+const COLUMNS = `number, id, silo, text, tag, date, source, keys, status, superseded_by AS supersededBy, restates, subject, attribute, session_id AS sessionId,
   turn_id AS turnId, embedding_model AS embeddingModel, created_at AS createdAt, updated_at AS updatedAt`;
 
 // Real embedders use 256 to 3072 dimensions; a Hamming distance must fit 16 bits.
@@ -96,6 +98,8 @@ function recordOf(row: FactRow): FactRecord {
     status: row.status as FactStatus,
     supersededBy: row.supersededBy,
     restates: row.restates,
+    subject: row.subject,
+    attribute: row.attribute,
     provenance: row.sessionId === null || row.turnId === null ? null : { sessionId: row.sessionId, turnId: row.turnId },
     embeddingModel: row.embeddingModel,
     createdAt: row.createdAt,
@@ -138,10 +142,10 @@ function prepareStatements(db: Database.Database) {
        FROM fact_silos AS s LEFT JOIN facts AS f ON f.silo = s.silo GROUP BY s.silo ORDER BY s.silo`,
     ),
     insertFact: db.prepare<
-      [id: string, silo: string, text: string, tag: string, date: string | null, source: string, keys: string, status: string, restates: string | null, sessionId: string | null, turnId: string | null, model: string, createdAt: number, updatedAt: number]
+      [id: string, silo: string, text: string, tag: string, date: string | null, source: string, keys: string, status: string, restates: string | null, subject: string | null, attribute: string | null, sessionId: string | null, turnId: string | null, model: string, createdAt: number, updatedAt: number]
     >(
-      `INSERT INTO facts (id, silo, text, tag, date, source, keys, status, restates, session_id, turn_id, embedding_model, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO facts (id, silo, text, tag, date, source, keys, status, restates, subject, attribute, session_id, turn_id, embedding_model, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertCode: db.prepare<[silo: string, number: number, tag: string, status: string, code: Uint8Array]>(
       'INSERT INTO fact_codes (silo, number, tag, status, code) VALUES (?, ?, ?, ?, ?)',
@@ -315,7 +319,7 @@ export function createSqliteFacts(db: Database.Database, committed: () => void):
     const keys = [...new Set(fact.keys.map((key) => key.toLowerCase()))];
     const status: FactStatus = fact.restates === undefined ? 'active' : 'merged';
     const { lastInsertRowid } = sql.insertFact.run(
-      id, silo, fact.text, fact.tag, fact.date, fact.source, JSON.stringify(keys), status, fact.restates ?? null,
+      id, silo, fact.text, fact.tag, fact.date, fact.source, JSON.stringify(keys), status, fact.restates ?? null, fact.subject ?? null, fact.attribute ?? null,
       fact.provenance?.sessionId ?? null, fact.provenance?.turnId ?? null, fact.embeddingModel, createdAt, now,
     );
     const number = Number(lastInsertRowid);

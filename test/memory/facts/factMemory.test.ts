@@ -107,6 +107,31 @@ describe('corrections', () => {
     expect(retired).toMatchObject({ status: 'superseded', supersededBy: correction.kind === 'stored' && correction.fact.id });
   });
 
+  it('retire the same subject’s same attribute when both say what they are about, never a sibling attribute', async () => {
+    const memory = memoryOn(store);
+    const size = await memory.remember({ text: 'The apartment is 70 square metres.', keys: ['apartment'], subject: 'apartment', attribute: 'size' });
+    const rent = await memory.remember({ text: 'The apartment rent is 1,200 euros.', keys: ['apartment'], subject: 'apartment', attribute: 'rent' });
+    const correction = await memory.remember({ text: 'Correction: the apartment rent is 1,350 euros.', tag: 'CORRECTION', keys: ['apartment'], subject: 'Apartment', attribute: 'rent' });
+    expect(correction.superseded).toEqual([rent.kind === 'stored' && rent.fact.id]);
+    expect(await store.facts.getFact(memory.silo, size.kind === 'stored' ? size.fact.id : '')).toMatchObject({ status: 'active', subject: 'apartment', attribute: 'size' });
+  });
+
+  it('retire the fact a correction names as the old value, and its restatements, though the correction repeats its words', async () => {
+    const memory = memoryOn(store);
+    const old = await memory.remember({ text: "The user's hobby is salsa dancing.", keys: ['hobby'] });
+    const restated = await memory.remember({ text: 'The user loves salsa dancing on weekends.', keys: ['hobby'] });
+    const correction = await memory.remember({ text: "The user's hobby is woodworking, not salsa dancing.", tag: 'CORRECTION', keys: ['hobby'] });
+    expect([...correction.superseded].sort()).toEqual([old.kind === 'stored' && old.fact.id, restated.kind === 'stored' && restated.fact.id].sort());
+  });
+
+  it('retire a fact stating another value rather than a sibling stating none, for a correction worded unlike both', async () => {
+    const memory = memoryOn(store);
+    const car = await memory.remember({ text: 'The user drives a Renault Zoe.', keys: ['car'] });
+    await memory.remember({ text: "The user's car needs new tyres before winter.", keys: ['car'] });
+    const correction = await memory.remember({ text: "Actually, the user's car is a Tesla Model 3.", tag: 'CORRECTION', keys: ['car'] });
+    expect(correction.superseded).toEqual([car.kind === 'stored' && car.fact.id]);
+  });
+
   it('leave a similar fact that shares no key', async () => {
     const memory = memoryOn(store);
     await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });

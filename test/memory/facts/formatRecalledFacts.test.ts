@@ -15,6 +15,8 @@ function fact(text: string, overrides: Partial<FactRecord> = {}): FactRecord {
     status: 'active',
     supersededBy: null,
     restates: null,
+    subject: null,
+    attribute: null,
     provenance: null,
     embeddingModel: 'm',
     createdAt: 0,
