@@ -5,6 +5,7 @@ import { assertSilo } from '../../core/silo.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { dedupThresholdFor } from './dedupThresholds.js';
 import { extractFacts } from './extractFacts.js';
+import { modelJudge } from './factJudge.js';
 import { RememberSchema, type RememberInput } from './fact.js';
 import { loadMemoryTool, type LoadMemoryInput } from './loadMemoryTool.js';
 import { recallFacts, type RecallOptions, type RecalledFact } from './recall.js';
@@ -32,6 +33,8 @@ export interface FactMemoryOptions {
   /** By default the one measured for the embedder (dedupThresholds.ts). */
   dedupThreshold?: number;
   supersedeThreshold?: number;
+  /** Whether the extraction model decides restatements just below the threshold: by default when it is a real model, not the scripted one. */
+  judgeHardCases?: boolean;
 }
 
 export interface IngestReport {
@@ -70,6 +73,7 @@ export function createFactMemory(options: FactMemoryOptions): FactMemory {
     silo,
     dedupThreshold: options.dedupThreshold ?? dedupThresholdFor(embedder.model),
     supersedeThreshold: options.supersedeThreshold ?? DEFAULT_SUPERSEDE_THRESHOLD,
+    ...((options.judgeHardCases ?? model.provider !== 'scripted') ? { judge: modelJudge(model) } : {}),
   };
   // Writes run one at a time (session end and SIGINT can both ask to ingest), so two never read
   // the same turns, and a dedup probe always sees the facts written before it.

@@ -1,5 +1,6 @@
-import { EmbeddingModelMismatchError, type FactRecord, type FactStore, type NewFact } from '../../store/facts.js';
+import { EmbeddingModelMismatchError, type FactRecord, type ScoredFact, type FactStore, type NewFact } from '../../store/facts.js';
 import type { Embedder } from '../embeddings/embedder.js';
+import type { FactJudge } from './factJudge.js';
 import { conflictingSpecifics } from './specifics.js';
 import { attributeOf, correctedFacts, explicitlyDifferent } from './supersession.js';
 
@@ -19,6 +20,14 @@ export interface FactWriter {
   dedupThreshold: number;
   /** Cosine similarity at or above which a correction retires the closest active fact that shares a key. */
   supersedeThreshold: number;
+  /** Decides the restatements just below dedupThreshold (a real model); without one, they are stored as new facts. */
+  judge?: FactJudge;
+}
+
+/** What the dedup probe found: a fact the candidate restates, or one a judge said it replaces. */
+interface Probe {
+  duplicate?: FactRecord;
+  replaces?: FactRecord;
 }
 
 export type StoreOutcome =
@@ -35,6 +44,9 @@ export interface StoreReport {
 const CORRECTION_CANDIDATES = 20;
 // How many neighbours the dedup probe compares: the nearest may differ in a number, the next not.
 const DUPLICATE_CANDIDATES = 5;
+// How far below dedupThreshold a neighbour is a hard case for the judge: on the development set
+// (use-lite-512) a quarter of restatements sit within 0.1 below 0.9, as do different facts.
+const JUDGE_BAND = 0.1;
 
 function sharesKey(a: readonly string[], b: readonly string[]): boolean {
   const keys = new Set(a.map((key) => key.toLowerCase()));
@@ -51,27 +63,35 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
   // A neighbour that states other names, numbers or dates is another fact or an update, not a
   // restatement: embedders score "rent is 4,800 euros" and "rent is 5,200 euros" as near-identical
   // (USE-lite: 0.984), and "I owe Clara 20 dollars" close to "I owe Tom 20 dollars".
-  const findDuplicate = async (candidate: CandidateFact, embedding: Float32Array): Promise<FactRecord | undefined> => {
+  const findDuplicate = async (candidate: CandidateFact, embedding: Float32Array): Promise<Probe> => {
+    let neighbours: ScoredFact[];
     try {
-      const neighbours = await facts.searchVectors(silo, {
+      neighbours = await facts.searchVectors(silo, {
         embedding,
         embeddingModel: embedder.model,
         limit: DUPLICATE_CANDIDATES,
         tag: candidate.tag,
         activeOnly: true,
       });
-      const own = attributeOf({ text: candidate.text, subject: candidate.subject ?? null, attribute: candidate.attribute ?? null });
-      return neighbours.find(
-        ({ fact, score }) =>
-          score >= writer.dedupThreshold &&
-          sharesKey(fact.keys, candidate.keys) &&
-          !explicitlyDifferent(own, attributeOf(fact)) &&
-          conflictingSpecifics(fact.text, candidate.text).length === 0,
-      )?.fact;
     } catch (error) {
       if (error instanceof EmbeddingModelMismatchError) throw error;
       report.warnings.push(`the duplicate check for "${candidate.text}" failed (${(error as Error).message}); the fact was stored anyway`);
-      return undefined;
+      return {};
+    }
+    const own = attributeOf({ text: candidate.text, subject: candidate.subject ?? null, attribute: candidate.attribute ?? null });
+    const comparable = neighbours.filter(
+      ({ fact }) => sharesKey(fact.keys, candidate.keys) && !explicitlyDifferent(own, attributeOf(fact)) && conflictingSpecifics(fact.text, candidate.text).length === 0,
+    );
+    const duplicate = comparable.find(({ score }) => score >= writer.dedupThreshold)?.fact;
+    if (duplicate !== undefined || writer.judge === undefined) return { duplicate };
+    const hard = comparable.find(({ score }) => score >= writer.dedupThreshold - JUDGE_BAND)?.fact;
+    if (hard === undefined) return {};
+    try {
+      const verdict = await writer.judge.judge(candidate.text, hard.text, signal);
+      return verdict === 'same' ? { duplicate: hard } : verdict === 'update' ? { replaces: hard } : {};
+    } catch (error) {
+      report.warnings.push(`judging "${candidate.text}" against "${hard.text}" failed (${(error as Error).message}); it was stored as a new fact`);
+      return {};
     }
   };
 
@@ -96,7 +116,7 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
   for (const [index, candidate] of candidates.entries()) {
     signal?.throwIfAborted();
     const embedding = embeddings[index]!;
-    const duplicate = await findDuplicate(candidate, embedding);
+    const { duplicate, replaces } = await findDuplicate(candidate, embedding);
     const record = await facts.insertFact(silo, {
       text: candidate.text,
       tag: candidate.tag,
@@ -113,6 +133,10 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
     });
     const fact = duplicate ?? record;
     const superseded = fact.tag === 'CORRECTION' ? await retireCorrected(fact, embedding) : [];
+    if (replaces !== undefined && !superseded.includes(replaces.id)) {
+      await facts.supersedeFacts(silo, [replaces.id], fact.id);
+      superseded.push(replaces.id);
+    }
     report.outcomes.push(duplicate ? { kind: 'duplicate', of: duplicate, restatement: record, superseded } : { kind: 'stored', fact, superseded });
   }
   return report;
