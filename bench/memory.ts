@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Embedder } from '../src/memory/embeddings/embedder.js';
 import { localEmbedder } from '../src/memory/embeddings/localEmbedder.js';
-import { DEFAULT_DEDUP_THRESHOLD, DEFAULT_SUPERSEDE_THRESHOLD } from '../src/memory/facts/factMemory.js';
+import { dedupThresholdFor } from '../src/memory/facts/dedupThresholds.js';
+import { DEFAULT_SUPERSEDE_THRESHOLD } from '../src/memory/facts/factMemory.js';
 import { recallFacts } from '../src/memory/facts/recall.js';
 import { recallAsOf } from '../src/memory/facts/recallAsOf.js';
 import { storeFacts, type CandidateFact, type FactWriter } from '../src/memory/facts/storeFacts.js';
@@ -90,7 +91,7 @@ async function benchQuality(embedder: Embedder, supersedeThreshold: number): Pro
   const silos = generateSilos(QUALITY_SILOS, SEED);
   const counts = { droppedRight: 0, droppedWrong: 0, restatements: 0, hits1: 0, hits5: 0, staleAsCurrent: 0, corrected: 0, leaked: 0, returned: 0, questions: 0, siblings: 0, siblingsRetired: 0 };
   for (const script of silos) {
-    const writer: FactWriter = { facts: store.facts, embedder, silo: script.silo, dedupThreshold: DEFAULT_DEDUP_THRESHOLD, supersedeThreshold };
+    const writer: FactWriter = { facts: store.facts, embedder, silo: script.silo, dedupThreshold: dedupThresholdFor(embedder.model), supersedeThreshold };
     const candidates: CandidateFact[] = script.statements.map((s, i) => ({
       text: s.text,
       tag: s.tag,
@@ -174,7 +175,7 @@ async function benchScale(): Promise<void> {
   for (const scale of SCALES) {
     await fill(store, embedder, silo, size, scale - INGEST_SAMPLE, random);
     // Ingest throughput: the pipeline after extraction (embed, dedup probe, insert), at this size.
-    const writer: FactWriter = { facts: store.facts, embedder, silo, dedupThreshold: DEFAULT_DEDUP_THRESHOLD, supersedeThreshold: DEFAULT_SUPERSEDE_THRESHOLD };
+    const writer: FactWriter = { facts: store.facts, embedder, silo, dedupThreshold: dedupThresholdFor(embedder.model), supersedeThreshold: DEFAULT_SUPERSEDE_THRESHOLD };
     const candidates: CandidateFact[] = Array.from({ length: INGEST_SAMPLE }, () => {
       const text = bulkFact(random);
       return { text, tag: 'FACT', date: null, source: 'user', keys: [text.split(' ')[4]!], provenance: null };

@@ -2,6 +2,7 @@ import { benchA2a } from './a2a.js';
 import { benchCodeMode } from './codeMode.js';
 import { benchColdStart } from './coldStart.js';
 import { benchMemory } from './memory.js';
+import { benchMemoryQuality } from './memoryQuality.js';
 import { benchObservability } from './observability.js';
 import { benchPostgres } from './postgres.js';
 import { benchSessionAppend } from './sessionAppend.js';
@@ -16,6 +17,7 @@ const benches: Record<string, () => Promise<void>> = {
   sessionAppend: benchSessionAppend,
   coldStart: benchColdStart,
   memory: benchMemory,
+  memoryQuality: benchMemoryQuality,
   a2a: benchA2a,
   postgres: benchPostgres,
   codeMode: benchCodeMode,

@@ -71,7 +71,7 @@ export function addMemoryCommand(program: Command): void {
       .summary("list a silo's facts, newest first (documents with --docs)")
       .description("List a silo's facts, newest first, or with --docs its documents.")
       .option('--tag <tag>', `only facts with this tag (${FACT_TAGS.join(', ')})`, factTag)
-      .addOption(new Option('--status <status>', 'only active or only superseded facts').choices(['active', 'superseded']))
+      .addOption(new Option('--status <status>', 'only active, superseded or merged facts (restatements kept linked to the fact they restate)').choices(['active', 'superseded', 'merged']))
       .option('--limit <n>', 'at most this many facts', positiveInteger)
       .option('--docs', 'list the documents of the silo instead of its facts'),
   ).action(async (options: MemoryListOptions) => {
@@ -112,6 +112,17 @@ export function addMemoryCommand(program: Command): void {
   ).action(async (ids: string[], options: MemorySiloOptions) => {
     const { deleteCommand } = await import('./memory/deleteCommand.js');
     process.exitCode = await deleteCommand(ids, options);
+  });
+
+  withSiloOption(
+    memory
+      .command('unmerge')
+      .summary('make a merged restatement an active fact of its own again')
+      .description('Undo one merge: a fact that was recognised as a restatement of another and kept linked to it (status merged) becomes an active fact of its own. Nothing is deleted.')
+      .argument('<fact-id>', 'the merged fact id (from memory list --status merged or memory show)'),
+  ).action(async (id: string, options: MemorySiloOptions) => {
+    const { unmergeCommand } = await import('./memory/unmergeCommand.js');
+    process.exitCode = await unmergeCommand(id, options);
   });
 
   withSiloOption(

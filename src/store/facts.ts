@@ -6,7 +6,8 @@
 export const FACT_TAGS = ['FACT', 'PREFERENCE', 'DECISION', 'ACTION', 'CONTEXT', 'INSIGHT', 'CORRECTION', 'EPISODE'] as const;
 export type FactTag = (typeof FACT_TAGS)[number];
 
-export type FactStatus = 'active' | 'superseded';
+/** A merged fact is a restatement kept as a record linked to the fact it restates (`restates`): searchable, never a primary. */
+export type FactStatus = 'active' | 'superseded' | 'merged';
 
 /** Where a fact was learnt: a turn of a session; null for a fact remembered outside a conversation. */
 export interface FactProvenance {
@@ -28,6 +29,11 @@ export interface FactRecord {
   status: FactStatus;
   /** The correction that retired this fact; null while it is active. */
   supersededBy: string | null;
+  /** For a merged restatement, the fact it restates; null for a primary fact. */
+  restates: string | null;
+  /** The entity the fact is about and which of its attributes it states, when the client or the extraction model said. */
+  subject: string | null;
+  attribute: string | null;
   provenance: FactProvenance | null;
   /** The model that produced the fact's stored vector. */
   embeddingModel: string;
@@ -47,6 +53,10 @@ export interface NewFact {
   embeddingModel: string;
   /** Defaults to now; ingestion passes the time of the turn the fact came from. */
   createdAt?: number;
+  /** Stores the fact as a merged restatement of this fact of the silo (status 'merged'). */
+  restates?: string;
+  subject?: string | null;
+  attribute?: string | null;
 }
 
 export interface VectorQuery {
@@ -177,6 +187,8 @@ export interface FactStore {
   searchText(silo: string, text: string, limit: number): Promise<ScoredFact[]>;
   /** Marks active facts superseded by `correctionId`; returns how many changed. Never deletes. */
   supersedeFacts(silo: string, ids: readonly string[], correctionId: string): Promise<number>;
+  /** Makes a merged restatement a primary, active fact again; undefined when the silo holds no merged fact with that id. */
+  unmergeFact(silo: string, id: string): Promise<FactRecord | undefined>;
   /** Deletes the fact, its vector and its text index entry. Returns false when there was none. */
   deleteFact(silo: string, id: string): Promise<boolean>;
   /** Deletes every fact, vector, index entry and ingestion mark of the silo; returns the number of facts deleted. */

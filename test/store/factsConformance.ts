@@ -72,6 +72,9 @@ export function describeFactStoreConformance(name: string, open: () => Promise<S
         keys: ['home', 'paris'],
         status: 'active',
         supersededBy: null,
+        restates: null,
+        subject: null,
+        attribute: null,
         provenance: { sessionId: 'session-1', turnId: 'turn-1' },
         embeddingModel: 'fake-bow-256',
         createdAt: 1_700_000_000_000,
@@ -201,6 +204,40 @@ export function describeFactStoreConformance(name: string, open: () => Promise<S
       expect(retired).toMatchObject({ status: 'superseded', supersededBy: correction.id, text: 'The user lives in Paris.' });
       expect(retired!.updatedAt).toBeGreaterThanOrEqual(old.updatedAt);
       expect(await facts.supersedeFacts(silo, [old.id], correction.id)).toBe(0);
+    });
+
+    it('keeps the subject and attribute a fact was stored with', async () => {
+      const silo = freshSilo();
+      const stored = await facts.insertFact(silo, await newFact('The apartment rent is 1,200 euros.', { subject: 'apartment', attribute: 'rent' }));
+      expect(await facts.getFact(silo, stored.id)).toMatchObject({ subject: 'apartment', attribute: 'rent' });
+    });
+
+    it('keeps a merged restatement as its own record linked to the fact it restates, searchable but never active', async () => {
+      const silo = freshSilo();
+      const primary = await facts.insertFact(silo, await newFact('The user lives in Paris.'));
+      const merged = await facts.insertFact(silo, await newFact("The user's home is in Paris.", { restates: primary.id, provenance: { sessionId: 'session-2', turnId: 'turn-7' } }));
+      expect(merged).toMatchObject({ status: 'merged', restates: primary.id, text: "The user's home is in Paris.", provenance: { sessionId: 'session-2', turnId: 'turn-7' } });
+      const [query] = await embedder.embed(["The user's home is in Paris."]);
+      const search = (activeOnly: boolean) =>
+        facts.searchVectors(silo, { embedding: query!, embeddingModel: embedder.model, limit: 10, activeOnly }).then((hits) => hits.map((hit) => hit.fact.id));
+      expect(await search(false)).toContain(merged.id);
+      expect(await search(true)).toEqual([primary.id]);
+      expect((await facts.searchText(silo, 'home', 10)).map((hit) => hit.fact.id)).toContain(merged.id);
+    });
+
+    it('unmerges a merged restatement into an active primary fact, and refuses anything else', async () => {
+      const silo = freshSilo();
+      const primary = await facts.insertFact(silo, await newFact('The user owes Tom 20 dollars.'));
+      const merged = await facts.insertFact(silo, await newFact('The user owes Clara 20 dollars.', { restates: primary.id }));
+      const unmerged = await facts.unmergeFact(silo, merged.id);
+      expect(unmerged).toMatchObject({ id: merged.id, status: 'active', restates: null, text: 'The user owes Clara 20 dollars.' });
+      expect(await facts.getFact(silo, merged.id)).toStrictEqual(unmerged);
+      const [query] = await embedder.embed(['The user owes Clara 20 dollars.']);
+      const active = await facts.searchVectors(silo, { embedding: query!, embeddingModel: embedder.model, limit: 10, activeOnly: true });
+      expect(active.map((hit) => hit.fact.id).sort()).toEqual([primary.id, merged.id].sort());
+      expect(await facts.unmergeFact(silo, merged.id)).toBeUndefined();
+      expect(await facts.unmergeFact(silo, primary.id)).toBeUndefined();
+      expect(await facts.unmergeFact(freshSilo(), merged.id)).toBeUndefined();
     });
 
     it('deletes a fact with its vector and its text entry', async () => {

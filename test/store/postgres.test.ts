@@ -86,16 +86,16 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
       await expect(openPostgresStore(url)).rejects.toThrow(new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this build of syndicate supports \\(${SCHEMA_VERSION}\\).*upgrade syndicate`));
     });
 
-    it('replaces the full-precision HNSW index of a database from schema version 6 with a half-precision one, which searches use', async () => {
+    it('replaces the full-precision HNSW index of a database from schema version 7 with a half-precision one, which searches use', async () => {
       const url = await cluster().createDatabase();
       const store = await open(url);
       await store.facts.insertFact('council--local', { text: 'the office is in Rome', tag: 'FACT', date: null, source: 'user', keys: ['office'], provenance: null, embedding: new Float32Array([1, 0, 0]), embeddingModel: 'm' });
       await withClient(url, (client) =>
         client.query(`DROP INDEX facts_hnsw_half_3; CREATE INDEX facts_hnsw_3 ON facts USING hnsw ((embedding::vector(3)) vector_cosine_ops) WHERE dimensions = 3;
-          DELETE FROM syndicate_schema WHERE version > 6`),
+          DELETE FROM syndicate_schema WHERE version > 7`),
       );
 
-      expect(await migrate(url)).toEqual({ from: 6, to: SCHEMA_VERSION });
+      expect(await migrate(url)).toEqual({ from: 7, to: SCHEMA_VERSION });
 
       const indexes = await withClient(url, (client) => client.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE indexname LIKE 'facts_hnsw%'`));
       expect(indexes.rows.map((row) => row.indexname)).toEqual(['facts_hnsw_half_3']);

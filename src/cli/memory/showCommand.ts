@@ -50,7 +50,12 @@ async function provenanceOf(store: Store, fact: FactRecord): Promise<Provenance 
 
 function describe(shown: ShownFact): string {
   const { fact } = shown;
-  const status = fact.status === 'active' ? 'active' : `superseded by ${fact.supersededBy}`;
+  const status =
+    fact.status === 'active'
+      ? 'active'
+      : fact.status === 'merged'
+        ? `merged: a restatement of ${fact.restates} (undo: syndicate memory unmerge ${fact.id} --silo ${fact.silo})`
+        : `superseded by ${fact.supersededBy}`;
   const fields: Array<[string, string]> = [
     ['text', fact.text], ['tag', fact.tag], ['status', status], ['date', fact.date ?? '-'], ['source', fact.source], ['keys', fact.keys.join(', ')],
     ['embedding', fact.embeddingModel], ['created', formatTime(fact.createdAt)], ['updated', formatTime(fact.updatedAt)],

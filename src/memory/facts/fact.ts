@@ -14,6 +14,8 @@ const DateSchema = z.union([z.null(), z.string().regex(ISO_DATE, 'a date as YYYY
 // looser shape: a model's 2026-02-30 would fail its whole batch on every retry.
 const CalendarDateSchema = z.union([z.null(), z.iso.date({ error: 'use a real date as YYYY-MM-DD, or null' })]);
 const KeysSchema = z.array(z.string().trim().min(1)).min(1).max(5);
+const SubjectSchema = z.string().trim().min(1).describe("The entity the fact is about, in a few lower-case words ('user', 'user's apartment', 'clara').");
+const AttributeSchema = z.string().trim().min(1).describe("Which attribute of the subject the fact states, in a few lower-case words ('home city', 'rent', 'dog's name').");
 
 /** One fact as the extraction model reports it. */
 export const ExtractedFactSchema = z.object({
@@ -23,6 +25,9 @@ export const ExtractedFactSchema = z.object({
   source: z.string().trim().min(1).describe("Who asserted it: 'user' or the agent's name."),
   keys: KeysSchema.describe('1-5 lower-case entity keys (people, places, things, topics) the fact is about.'),
   turn: z.string().min(1).describe('The id of the turn the fact comes from.'),
+  // null first, as for dates: the scripted model fills a schema with its first option.
+  subject: z.union([z.null(), SubjectSchema]).default(null),
+  attribute: z.union([z.null(), AttributeSchema]).default(null),
 });
 export type ExtractedFact = z.infer<typeof ExtractedFactSchema>;
 
@@ -37,6 +42,8 @@ export const RememberSchema = z.object({
   keys: KeysSchema,
   /** When it was said (stored as the fact's createdAt); now when absent. */
   said_at: SaidAtSchema.optional().describe('When it was said, as YYYY-MM-DD or a date-time with its zone (default: now); `date` is the day the fact is about.'),
+  subject: SubjectSchema.optional(),
+  attribute: AttributeSchema.optional(),
 });
 export type RememberInput = z.input<typeof RememberSchema>;
 
@@ -49,8 +56,11 @@ export const FactSchema = z.object({
   date: DateSchema,
   source: z.string(),
   keys: z.array(z.string()),
-  status: z.enum(['active', 'superseded']),
+  status: z.enum(['active', 'superseded', 'merged']),
   supersededBy: z.string().nullable(),
+  restates: z.string().nullable(),
+  subject: z.string().nullable(),
+  attribute: z.string().nullable(),
   provenance: z.object({ sessionId: z.string(), turnId: z.string() }).nullable(),
   embeddingModel: z.string(),
   createdAt: z.number(),

@@ -3,7 +3,9 @@ import type { Store } from '../../store/store.js';
 import type { Tool } from '../../core/tool.js';
 import { assertSilo } from '../../core/silo.js';
 import type { Embedder } from '../embeddings/embedder.js';
+import { dedupThresholdFor } from './dedupThresholds.js';
 import { extractFacts } from './extractFacts.js';
+import { modelJudge } from './factJudge.js';
 import { RememberSchema, type RememberInput } from './fact.js';
 import { instantStart } from './instant.js';
 import { loadMemoryTool, type LoadMemoryInput } from './loadMemoryTool.js';
@@ -14,7 +16,6 @@ import { chunkTurns, completeTurns, type TranscriptTurn } from './transcript.js'
 // The one entry point to long-term facts for a silo (memory_system: long-term): ingest a
 // session's new turns, recall, remember a fact directly, and the load_memory tool.
 
-export const DEFAULT_DEDUP_THRESHOLD = 0.93;
 // Measured on the memory benchmark with USE-lite: 0.5 left 2% of corrected facts current (their
 // correction sat further from them), 0.4 and 0.3 none, and none of the three retired a fact by mistake.
 export const DEFAULT_SUPERSEDE_THRESHOLD = 0.4;
@@ -30,8 +31,11 @@ export interface FactMemoryOptions {
   model: LanguageModelV3;
   /** memory_extraction_rules. */
   extractionRules?: string;
+  /** By default the one measured for the embedder (dedupThresholds.ts). */
   dedupThreshold?: number;
   supersedeThreshold?: number;
+  /** Whether the extraction model decides restatements just below the threshold: by default when it is a real model, not the scripted one. */
+  judgeHardCases?: boolean;
 }
 
 export interface IngestReport {
@@ -68,8 +72,9 @@ export function createFactMemory(options: FactMemoryOptions): FactMemory {
     facts: store.facts,
     embedder,
     silo,
-    dedupThreshold: options.dedupThreshold ?? DEFAULT_DEDUP_THRESHOLD,
+    dedupThreshold: options.dedupThreshold ?? dedupThresholdFor(embedder.model),
     supersedeThreshold: options.supersedeThreshold ?? DEFAULT_SUPERSEDE_THRESHOLD,
+    ...((options.judgeHardCases ?? model.provider !== 'scripted') ? { judge: modelJudge(model) } : {}),
   };
   // Writes run one at a time (session end and SIGINT can both ask to ingest), so two never read
   // the same turns, and a dedup probe always sees the facts written before it.

@@ -1,7 +1,11 @@
-import { EmbeddingModelMismatchError, rankingWords, type FactRecord, type FactStore, type NewFact } from '../../store/facts.js';
+import { EmbeddingModelMismatchError, type FactRecord, type ScoredFact, type FactStore, type NewFact } from '../../store/facts.js';
 import type { Embedder } from '../embeddings/embedder.js';
+import type { FactJudge } from './factJudge.js';
+import { conflictingSpecifics } from './specifics.js';
+import { attributeOf, correctedFacts, explicitlyDifferent } from './supersession.js';
 
-// Writes candidate facts to a silo: a dedup probe drops restatements, and a CORRECTION retires
+// Writes candidate facts to a silo: a dedup probe recognises restatements and keeps each as a
+// record linked to the fact it restates (never a second primary, never dropped), and a CORRECTION retires
 // the active facts it corrects without deleting them: the closest one that shares a key, and any
 // other sharing a key that restates its old value.
 
@@ -12,15 +16,24 @@ export interface FactWriter {
   facts: FactStore;
   embedder: Embedder;
   silo: string;
-  /** Cosine similarity at or above which an active fact with the same tag is the same fact. */
+  /** Cosine similarity at or above which an active fact with the same tag, a shared key and no conflicting specifics is the same fact. */
   dedupThreshold: number;
   /** Cosine similarity at or above which a correction retires the closest active fact that shares a key. */
   supersedeThreshold: number;
+  /** Decides the restatements just below dedupThreshold (a real model); without one, they are stored as new facts. */
+  judge?: FactJudge;
+}
+
+/** What the dedup probe found: a fact the candidate restates, or one a judge said it replaces. */
+interface Probe {
+  duplicate?: FactRecord;
+  replaces?: FactRecord;
 }
 
 export type StoreOutcome =
   | { kind: 'stored'; fact: FactRecord; superseded: string[] }
-  | { kind: 'duplicate'; of: FactRecord; superseded: string[] };
+  /** A restatement of `of`, kept as the merged record `restatement`. */
+  | { kind: 'duplicate'; of: FactRecord; restatement: FactRecord; superseded: string[] };
 
 export interface StoreReport {
   outcomes: StoreOutcome[];
@@ -31,40 +44,13 @@ export interface StoreReport {
 const CORRECTION_CANDIDATES = 20;
 // How many neighbours the dedup probe compares: the nearest may differ in a number, the next not.
 const DUPLICATE_CANDIDATES = 5;
-const NUMBER = /\d+(?:[.,]\d+)*/g;
+// How far below dedupThreshold a neighbour is a hard case for the judge: on the development set
+// (use-lite-512) a quarter of restatements sit within 0.1 below 0.9, as do different facts.
+const JUDGE_BAND = 0.1;
 
 function sharesKey(a: readonly string[], b: readonly string[]): boolean {
   const keys = new Set(a.map((key) => key.toLowerCase()));
   return b.some((key) => keys.has(key.toLowerCase()));
-}
-
-/** The numbers a text states, thousands separators dropped: "4,800 euros" and "4800 euros" state the same. */
-function numbersOf(text: string): string {
-  return (text.match(NUMBER) ?? [])
-    .map((number) => number.replace(/,(?=\d{3}\b)/g, ''))
-    .sort()
-    .join(' ');
-}
-
-/**
- * The words a corrected fact says and its correction does not: the old value ("paris" when "The
- * user lives in Paris." is corrected by "Correction: the user now lives in Berlin.").
- */
-function oldValueWords(corrected: FactRecord, correction: FactRecord): string[] {
-  const kept = new Set(rankingWords(correction.text));
-  return rankingWords(corrected.text).filter((word) => !kept.has(word));
-}
-
-/**
- * Whether a fact names at least half of an old value's words: "The user's home is in Paris." restates
- * "The user lives in Paris." even where a paraphrase sits too far from the correction to be retired
- * for its similarity alone. Half, not all: a corrected fact also drops phrasing ("called" in "The
- * user's project is called Atlas."), which a restatement need not repeat.
- */
-function namesOldValue(fact: FactRecord, oldValue: readonly string[]): boolean {
-  if (oldValue.length === 0) return false;
-  const words = new Set(rankingWords(fact.text));
-  return oldValue.filter((word) => words.has(word)).length * 2 >= oldValue.length;
 }
 
 export async function storeFacts(writer: FactWriter, candidates: readonly CandidateFact[], signal?: AbortSignal): Promise<StoreReport> {
@@ -74,23 +60,38 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
 
   // A probe that fails stores the fact anyway: a duplicate costs a slot, a lost fact costs the
   // user. A model mismatch is not a probe failure: the insert would be refused for the same reason.
-  // A neighbour that states other numbers is an update, not a restatement: embedders score
-  // "rent is 4,800 euros" and "rent is 5,200 euros" as near-identical (USE-lite: 0.984).
-  const findDuplicate = async (candidate: CandidateFact, embedding: Float32Array): Promise<FactRecord | undefined> => {
+  // A neighbour that states other names, numbers or dates is another fact or an update, not a
+  // restatement: embedders score "rent is 4,800 euros" and "rent is 5,200 euros" as near-identical
+  // (USE-lite: 0.984), and "I owe Clara 20 dollars" close to "I owe Tom 20 dollars".
+  const findDuplicate = async (candidate: CandidateFact, embedding: Float32Array): Promise<Probe> => {
+    let neighbours: ScoredFact[];
     try {
-      const neighbours = await facts.searchVectors(silo, {
+      neighbours = await facts.searchVectors(silo, {
         embedding,
         embeddingModel: embedder.model,
         limit: DUPLICATE_CANDIDATES,
         tag: candidate.tag,
         activeOnly: true,
       });
-      const numbers = numbersOf(candidate.text);
-      return neighbours.find(({ fact, score }) => score >= writer.dedupThreshold && numbersOf(fact.text) === numbers)?.fact;
     } catch (error) {
       if (error instanceof EmbeddingModelMismatchError) throw error;
       report.warnings.push(`the duplicate check for "${candidate.text}" failed (${(error as Error).message}); the fact was stored anyway`);
-      return undefined;
+      return {};
+    }
+    const own = attributeOf({ text: candidate.text, subject: candidate.subject ?? null, attribute: candidate.attribute ?? null });
+    const comparable = neighbours.filter(
+      ({ fact }) => sharesKey(fact.keys, candidate.keys) && !explicitlyDifferent(own, attributeOf(fact)) && conflictingSpecifics(fact.text, candidate.text).length === 0,
+    );
+    const duplicate = comparable.find(({ score }) => score >= writer.dedupThreshold)?.fact;
+    if (duplicate !== undefined || writer.judge === undefined) return { duplicate };
+    const hard = comparable.find(({ score }) => score >= writer.dedupThreshold - JUDGE_BAND)?.fact;
+    if (hard === undefined) return {};
+    try {
+      const verdict = await writer.judge.judge(candidate.text, hard.text, signal);
+      return verdict === 'same' ? { duplicate: hard } : verdict === 'update' ? { replaces: hard } : {};
+    } catch (error) {
+      report.warnings.push(`judging "${candidate.text}" against "${hard.text}" failed (${(error as Error).message}); it was stored as a new fact`);
+      return {};
     }
   };
 
@@ -107,10 +108,7 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
     const related = neighbours.filter(
       ({ fact }) => fact.id !== correction.id && sharesKey(fact.keys, correction.keys) && fact.createdAt <= correction.createdAt,
     );
-    const closest = related[0];
-    if (closest === undefined || closest.score < writer.supersedeThreshold) return [];
-    const oldValue = oldValueWords(closest.fact, correction);
-    const retired = related.filter((hit) => hit === closest || namesOldValue(hit.fact, oldValue)).map(({ fact }) => fact.id);
+    const retired = correctedFacts(correction, related, writer.supersedeThreshold);
     await facts.supersedeFacts(silo, retired, correction.id);
     return retired;
   };
@@ -118,22 +116,28 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
   for (const [index, candidate] of candidates.entries()) {
     signal?.throwIfAborted();
     const embedding = embeddings[index]!;
-    const duplicate = await findDuplicate(candidate, embedding);
-    const fact =
-      duplicate ??
-      (await facts.insertFact(silo, {
-        text: candidate.text,
-        tag: candidate.tag,
-        date: candidate.date,
-        source: candidate.source,
-        keys: candidate.keys,
-        provenance: candidate.provenance,
-        embedding,
-        embeddingModel: embedder.model,
-        createdAt: candidate.createdAt,
-      }));
+    const { duplicate, replaces } = await findDuplicate(candidate, embedding);
+    const record = await facts.insertFact(silo, {
+      text: candidate.text,
+      tag: candidate.tag,
+      date: candidate.date,
+      source: candidate.source,
+      keys: candidate.keys,
+      provenance: candidate.provenance,
+      embedding,
+      embeddingModel: embedder.model,
+      createdAt: candidate.createdAt,
+      subject: candidate.subject ?? null,
+      attribute: candidate.attribute ?? null,
+      ...(duplicate ? { restates: duplicate.id } : {}),
+    });
+    const fact = duplicate ?? record;
     const superseded = fact.tag === 'CORRECTION' ? await retireCorrected(fact, embedding) : [];
-    report.outcomes.push(duplicate ? { kind: 'duplicate', of: duplicate, superseded } : { kind: 'stored', fact, superseded });
+    if (replaces !== undefined && !superseded.includes(replaces.id)) {
+      await facts.supersedeFacts(silo, [replaces.id], fact.id);
+      superseded.push(replaces.id);
+    }
+    report.outcomes.push(duplicate ? { kind: 'duplicate', of: duplicate, restatement: record, superseded } : { kind: 'stored', fact, superseded });
   }
   return report;
 }

@@ -38,6 +38,9 @@ interface FactRow {
   keys: string[];
   status: string;
   supersededBy: string | null;
+  restates: string | null;
+  subject: string | null;
+  attribute: string | null;
   sessionId: string | null;
   turnId: string | null;
   embeddingModel: string;
@@ -45,7 +48,7 @@ interface FactRow {
   updatedAt: number;
 }
 
-const COLUMNS = `number, id, silo, text, tag, date, source, keys, status, superseded_by AS "supersededBy", session_id AS "sessionId",
+const COLUMNS = `number, id, silo, text, tag, date, source, keys, status, superseded_by AS "supersededBy", restates, subject, attribute, session_id AS "sessionId",
   turn_id AS "turnId", embedding_model AS "embeddingModel", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 // pgvector's vector type holds up to 16,000 dimensions; its HNSW index up to 2,000. Wider vectors
@@ -77,6 +80,9 @@ function recordOf(row: FactRow): FactRecord {
     keys: row.keys,
     status: row.status as FactStatus,
     supersededBy: row.supersededBy,
+    restates: row.restates,
+    subject: row.subject,
+    attribute: row.attribute,
     provenance: row.sessionId === null || row.turnId === null ? null : { sessionId: row.sessionId, turnId: row.turnId },
     embeddingModel: row.embeddingModel,
     createdAt: row.createdAt,
@@ -162,13 +168,14 @@ export function createPostgresFacts(db: Db): FactStore {
            INSERT INTO fact_silos (silo, embedding_model, dimensions) VALUES ($1, $2, $3)
            ON CONFLICT (silo) DO UPDATE SET embedding_model = fact_silos.embedding_model RETURNING embedding_model, dimensions
          )
-         INSERT INTO facts (id, silo, text, tag, date, source, keys, status, session_id, turn_id, embedding_model, created_at, updated_at, dimensions, embedding, search)
-         SELECT $4, $1, $5, $6, $7, $8, $9, 'active', $10, $11, $2, $12, $13, $3, $14::vector, ${SEARCH_VECTOR('$15', '$5')}
+         INSERT INTO facts (id, silo, text, tag, date, source, keys, status, restates, subject, attribute, session_id, turn_id, embedding_model, created_at, updated_at, dimensions, embedding, search)
+         SELECT $4, $1, $5, $6, $7, $8, $9, $16, $17, $18, $19, $10, $11, $2, $12, $13, $3, $14::vector, ${SEARCH_VECTOR('$15', '$5')}
          FROM silo WHERE silo.embedding_model = $2 AND silo.dimensions = $3
          RETURNING ${COLUMNS}`,
         [
           silo, fact.embeddingModel, dimensions, randomUUID(), fact.text, fact.tag, fact.date, fact.source, keys,
           fact.provenance?.sessionId ?? null, fact.provenance?.turnId ?? null, fact.createdAt ?? now, now, vectorLiteral(fact.embedding), keys.join(' '),
+          fact.restates === undefined ? 'active' : 'merged', fact.restates ?? null, fact.subject ?? null, fact.attribute ?? null,
         ],
       );
       if (rows[0] === undefined) {
@@ -225,6 +232,14 @@ export function createPostgresFacts(db: Db): FactStore {
         [silo, ids, correctionId, Date.now()],
       );
       return rowCount ?? 0;
+    },
+    async unmergeFact(silo: string, id: string): Promise<FactRecord | undefined> {
+      assertSilo(silo);
+      const { rows } = await db.write<FactRow>(
+        `UPDATE facts SET status = 'active', restates = NULL, updated_at = $3 WHERE silo = $1 AND id = $2 AND status = 'merged' RETURNING ${COLUMNS}`,
+        [silo, id, Date.now()],
+      );
+      return rows[0] && recordOf(rows[0]);
     },
     async deleteFact(silo: string, id: string): Promise<boolean> {
       assertSilo(silo);

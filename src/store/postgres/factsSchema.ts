@@ -43,6 +43,16 @@ export const FACTS_MIGRATION = `
   );
 `;
 
+// Issue 15. A restatement merged into a fact is kept as a row of its own, status 'merged', linked
+// by \`restates\` to the fact it restates: merging never drops what the user said. \`subject\` and
+// \`attribute\` are what the fact is about as the client or the extraction model said (null when
+// neither did): a correction retires the same subject's same attribute, never a sibling.
+export const FACT_RESTATES_MIGRATION = `
+  ALTER TABLE facts ADD COLUMN restates text;
+  ALTER TABLE facts ADD COLUMN subject text;
+  ALTER TABLE facts ADD COLUMN attribute text;
+`;
+
 /** The name of the HNSW index of one dimension, without the dimension. */
 export const HNSW_INDEX_PREFIX = 'facts_hnsw_half_';
 

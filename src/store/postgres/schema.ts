@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { connectError, describeAddress, poolConfig, serverAddress, type PostgresStoreOptions, type ServerAddress } from './connection.js';
 import { DOCUMENTS_MIGRATION } from './documentsSchema.js';
-import { FACTS_MIGRATION, HALFVEC_INDEX_MIGRATION } from './factsSchema.js';
+import { FACT_RESTATES_MIGRATION, FACTS_MIGRATION, HALFVEC_INDEX_MIGRATION } from './factsSchema.js';
 import { NOTES_MIGRATION } from './notesSchema.js';
 import { TASK_LEASES_MIGRATION } from './tasksSchema.js';
 
@@ -75,6 +75,7 @@ const MIGRATIONS: readonly string[] = [
   -- The skills each ledger row's turn activated, as JSON text (store/usageSkills.ts); NULL when none.
   ALTER TABLE usage_ledger ADD COLUMN skills text;
   `,
+  FACT_RESTATES_MIGRATION,
   HALFVEC_INDEX_MIGRATION,
 ];
 

@@ -38,6 +38,9 @@ interface FactRow {
   keys: string;
   status: string;
   supersededBy: string | null;
+  restates: string | null;
+  subject: string | null;
+  attribute: string | null;
   sessionId: string | null;
   turnId: string | null;
   embeddingModel: string;
@@ -65,7 +68,7 @@ interface CodePage {
   codes: string | null;
 }
 
-const COLUMNS = `number, id, silo, text, tag, date, source, keys, status, superseded_by AS supersededBy, session_id AS sessionId,
+const COLUMNS = `number, id, silo, text, tag, date, source, keys, status, superseded_by AS supersededBy, restates, subject, attribute, session_id AS sessionId,
   turn_id AS turnId, embedding_model AS embeddingModel, created_at AS createdAt, updated_at AS updatedAt`;
 
 // Real embedders use 256 to 3072 dimensions; a Hamming distance must fit 16 bits.
@@ -94,6 +97,9 @@ function recordOf(row: FactRow): FactRecord {
     keys: JSON.parse(row.keys) as string[],
     status: row.status as FactStatus,
     supersededBy: row.supersededBy,
+    restates: row.restates,
+    subject: row.subject,
+    attribute: row.attribute,
     provenance: row.sessionId === null || row.turnId === null ? null : { sessionId: row.sessionId, turnId: row.turnId },
     embeddingModel: row.embeddingModel,
     createdAt: row.createdAt,
@@ -136,10 +142,10 @@ function prepareStatements(db: Database.Database) {
        FROM fact_silos AS s LEFT JOIN facts AS f ON f.silo = s.silo GROUP BY s.silo ORDER BY s.silo`,
     ),
     insertFact: db.prepare<
-      [id: string, silo: string, text: string, tag: string, date: string | null, source: string, keys: string, sessionId: string | null, turnId: string | null, model: string, createdAt: number, updatedAt: number]
+      [id: string, silo: string, text: string, tag: string, date: string | null, source: string, keys: string, status: string, restates: string | null, subject: string | null, attribute: string | null, sessionId: string | null, turnId: string | null, model: string, createdAt: number, updatedAt: number]
     >(
-      `INSERT INTO facts (id, silo, text, tag, date, source, keys, status, session_id, turn_id, embedding_model, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?)`,
+      `INSERT INTO facts (id, silo, text, tag, date, source, keys, status, restates, subject, attribute, session_id, turn_id, embedding_model, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertCode: db.prepare<[silo: string, number: number, tag: string, status: string, code: Uint8Array]>(
       'INSERT INTO fact_codes (silo, number, tag, status, code) VALUES (?, ?, ?, ?, ?)',
@@ -153,7 +159,10 @@ function prepareStatements(db: Database.Database) {
     selectEmbeddings: db.prepare<[numbers: string], { number: number; embedding: Buffer }>(
       'SELECT number, embedding FROM fact_embeddings WHERE number IN (SELECT value FROM json_each(?))',
     ),
-    setCodeStatus: db.prepare<[silo: string, number: number]>("UPDATE fact_codes SET status = 'superseded' WHERE silo = ? AND number = ?"),
+    setCodeStatus: db.prepare<[status: string, silo: string, number: number]>('UPDATE fact_codes SET status = ? WHERE silo = ? AND number = ?'),
+    unmerge: db.prepare<[updatedAt: number, silo: string, id: string], { number: number }>(
+      `UPDATE facts SET status = 'active', restates = NULL, updated_at = ? WHERE silo = ? AND id = ? AND status = 'merged' RETURNING number`,
+    ),
     deleteCode: db.prepare<[silo: string, number: number]>('DELETE FROM fact_codes WHERE silo = ? AND number = ?'),
     deleteEmbedding: db.prepare<[number: number]>('DELETE FROM fact_embeddings WHERE number = ?'),
     deleteSiloCodes: db.prepare<[silo: string]>('DELETE FROM fact_codes WHERE silo = ?'),
@@ -308,16 +317,17 @@ export function createSqliteFacts(db: Database.Database, committed: () => void):
     const now = Date.now();
     const createdAt = fact.createdAt ?? now;
     const keys = [...new Set(fact.keys.map((key) => key.toLowerCase()))];
+    const status: FactStatus = fact.restates === undefined ? 'active' : 'merged';
     const { lastInsertRowid } = sql.insertFact.run(
-      id, silo, fact.text, fact.tag, fact.date, fact.source, JSON.stringify(keys),
+      id, silo, fact.text, fact.tag, fact.date, fact.source, JSON.stringify(keys), status, fact.restates ?? null, fact.subject ?? null, fact.attribute ?? null,
       fact.provenance?.sessionId ?? null, fact.provenance?.turnId ?? null, fact.embeddingModel, createdAt, now,
     );
     const number = Number(lastInsertRowid);
     const code = binaryCode(fact.embedding);
-    sql.insertCode.run(silo, number, fact.tag, 'active', code);
+    sql.insertCode.run(silo, number, fact.tag, status, code);
     sql.insertEmbedding.run(number, blobOf(fact.embedding));
     sql.insertText.run(number, fact.text, keys.join(' '));
-    const entry: IndexedCode = { number, tag: fact.tag, status: 'active', code };
+    const entry: IndexedCode = { number, tag: fact.tag, status, code };
     return { record: recordOf(sql.selectFact.get(silo, id)!), before: existing?.version, entry };
   });
 
@@ -326,8 +336,17 @@ export function createSqliteFacts(db: Database.Database, committed: () => void):
     if (changed.length === 0) return { changed, before: undefined };
     const before = sql.selectSilo.get(silo)!.version;
     sql.bumpVersion.run(silo);
-    for (const { number } of changed) sql.setCodeStatus.run(silo, number);
+    for (const { number } of changed) sql.setCodeStatus.run('superseded', silo, number);
     return { changed, before };
+  });
+
+  const unmerge = db.transaction((silo: string, id: string) => {
+    const changed = sql.unmerge.get(Date.now(), silo, id);
+    if (changed === undefined) return undefined;
+    const before = sql.selectSilo.get(silo)!.version;
+    sql.bumpVersion.run(silo);
+    sql.setCodeStatus.run('active', silo, changed.number);
+    return { number: changed.number, before };
   });
 
   const deleteFact = db.transaction((silo: string, id: string) => {
@@ -446,6 +465,14 @@ export function createSqliteFacts(db: Database.Database, committed: () => void):
       committed();
       if (changed.length > 0) afterWrite(silo, before, (index) => changed.forEach(({ number }) => index.setStatus(number, 'superseded')));
       return changed.length;
+    },
+    async unmergeFact(silo: string, id: string): Promise<FactRecord | undefined> {
+      assertSilo(silo);
+      const changed = unmerge.immediate(silo, id);
+      committed();
+      if (changed === undefined) return undefined;
+      afterWrite(silo, changed.before, (index) => index.setStatus(changed.number, 'active'));
+      return recordOf(sql.selectFact.get(silo, id)!);
     },
     async deleteFact(silo: string, id: string): Promise<boolean> {
       assertSilo(silo);

@@ -68,3 +68,13 @@ export const FACT_CODES_MIGRATION = `
   );
   CREATE VIRTUAL TABLE fact_text_vocab USING fts5vocab (fact_text, 'row');
 `;
+
+// Issue 15. A restatement merged into a fact is kept as a row of its own, status 'merged', linked
+// by \`restates\` to the fact it restates: merging never drops what the user said. \`subject\` and
+// \`attribute\` are what the fact is about as the client or the extraction model said (null when
+// neither did): a correction retires the same subject's same attribute, never a sibling.
+export const FACT_RESTATES_MIGRATION = `
+  ALTER TABLE facts ADD COLUMN restates TEXT;
+  ALTER TABLE facts ADD COLUMN subject TEXT;
+  ALTER TABLE facts ADD COLUMN attribute TEXT;
+`;

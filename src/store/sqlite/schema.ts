@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { DOCUMENTS_MIGRATION } from './documentsSchema.js';
-import { FACT_CODES_MIGRATION, FACTS_MIGRATION } from './factsSchema.js';
+import { FACT_CODES_MIGRATION, FACT_RESTATES_MIGRATION, FACTS_MIGRATION } from './factsSchema.js';
 import { TASK_CANCELS_MIGRATION, TASK_LEASES_MIGRATION } from './tasksSchema.js';
 import { NOTES_MIGRATION } from './notesSchema.js';
 import { SESSION_CLAIMS_MIGRATION } from './sessionClaims.js';
@@ -98,6 +98,7 @@ const MIGRATIONS: readonly string[] = [
   `,
   TASK_CANCELS_MIGRATION,
   SESSION_CLAIMS_MIGRATION,
+  FACT_RESTATES_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,6 +11,8 @@ const TURNS: TranscriptTurn[] = [
 ];
 
 const RUN = { text: 'The user runs 5 km on 2026-03-02.', tag: 'ACTION', date: '2026-03-02', source: 'user', keys: ['running'], turn: 't1' };
+// A model that says nothing of what the fact is about leaves subject and attribute null.
+const EXTRACTED = { ...RUN, subject: null, attribute: null };
 
 function replying(text: string): MockLanguageModelV3 {
   const result: LanguageModelV3GenerateResult = {
@@ -25,7 +27,13 @@ function replying(text: string): MockLanguageModelV3 {
 describe('fact extraction', () => {
   it('returns the facts a scripted model is told to extract', async () => {
     const model = createScriptedModel({ agentName: 'Memory', subagents: [], script: [{ match: '5 km tomorrow', json: { facts: [RUN] } }] });
-    expect(await extractFacts({ model, turns: TURNS })).toEqual({ facts: [RUN], warnings: [] });
+    expect(await extractFacts({ model, turns: TURNS })).toEqual({ facts: [EXTRACTED], warnings: [] });
+  });
+
+  it('keeps the subject and attribute the model gives a fact', async () => {
+    const fact = { ...RUN, subject: 'user', attribute: 'weekly running distance' };
+    const model = createScriptedModel({ agentName: 'Memory', subagents: [], script: [{ match: '5 km tomorrow', json: { facts: [fact] } }] });
+    expect(await extractFacts({ model, turns: TURNS })).toEqual({ facts: [fact], warnings: [] });
   });
 
   it('asks for JSON with the fact schema, the global prompt and the dated turns', async () => {
@@ -41,7 +49,7 @@ describe('fact extraction', () => {
 
   it('accepts JSON wrapped in a markdown fence', async () => {
     const { facts } = await extractFacts({ model: replying(`\`\`\`json\n${JSON.stringify({ facts: [RUN] })}\n\`\`\``), turns: TURNS });
-    expect(facts).toEqual([RUN]);
+    expect(facts).toEqual([EXTRACTED]);
   });
 
   it('fails, saying the turns stay queued, when the reply is not JSON', async () => {
@@ -64,7 +72,7 @@ describe('fact extraction', () => {
 
   it('attributes a fact to the only turn it was given, whatever turn id the model wrote', async () => {
     const { facts, warnings } = await extractFacts({ model: replying(JSON.stringify({ facts: [{ ...RUN, turn: 'the first one' }] })), turns: TURNS });
-    expect(facts).toEqual([RUN]);
+    expect(facts).toEqual([EXTRACTED]);
     expect(warnings).toEqual([]);
   });
 });

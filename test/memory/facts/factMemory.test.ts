@@ -24,12 +24,36 @@ describe('remembering facts', () => {
     expect(outcome).toMatchObject({ kind: 'stored', fact: { text: 'The user lives in Paris.', tag: 'FACT', status: 'active', source: 'user' }, warnings: [] });
   });
 
-  it('drops a restatement of an active fact with the same tag', async () => {
+  it('keeps a restatement of an active fact with the same tag and a shared key as a merged record linked to it', async () => {
     const memory = memoryOn(store);
     const first = await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
-    const again = await memory.remember({ text: 'the user LIVES in Paris', keys: ['paris'] });
-    expect(again).toMatchObject({ kind: 'duplicate', of: { id: first.kind === 'stored' ? first.fact.id : '' } });
-    expect(await store.facts.listFacts(memory.silo)).toHaveLength(1);
+    const again = await memory.remember({ text: 'the user LIVES in Paris', keys: ['home', 'paris'] });
+    const firstId = first.kind === 'stored' ? first.fact.id : '';
+    expect(again).toMatchObject({ kind: 'duplicate', of: { id: firstId }, restatement: { text: 'the user LIVES in Paris', status: 'merged', restates: firstId } });
+    expect((await store.facts.listFacts(memory.silo, { status: 'active' })).map((fact) => fact.id)).toEqual([firstId]);
+    expect(await store.facts.listFacts(memory.silo, { status: 'merged' })).toHaveLength(1);
+  });
+
+  it('recalls the fact a restatement was merged into, once, by the restatement’s own words', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.6 });
+    const first = await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    await memory.remember({ text: 'The user lives in Paris, in a flat near the canal.', keys: ['home'] });
+    const recalled = await memory.recall('flat near the canal');
+    expect(recalled.map((hit) => hit.fact.id)).toEqual([first.kind === 'stored' ? first.fact.id : '']);
+  });
+
+  it('never merges facts about different keys', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    expect(await memory.remember({ text: 'The user lives in Paris.', keys: ['sister'] })).toMatchObject({ kind: 'stored' });
+  });
+
+  it('never merges facts that name another person or another day', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.5 });
+    await memory.remember({ text: 'I owe Tom 20 dollars for the tickets.', keys: ['debt'] });
+    expect(await memory.remember({ text: 'I owe Clara 20 dollars for the tickets.', keys: ['debt'] })).toMatchObject({ kind: 'stored' });
+    await memory.remember({ text: 'The hike is on Saturday morning.', keys: ['hike'] });
+    expect(await memory.remember({ text: 'The hike is on sunday morning.', keys: ['hike'] })).toMatchObject({ kind: 'stored' });
   });
 
   it('keeps the same words under another tag', async () => {
@@ -81,6 +105,31 @@ describe('corrections', () => {
     expect(correction).toMatchObject({ kind: 'stored', superseded: [old.kind === 'stored' && old.fact.id] });
     const retired = await store.facts.getFact(memory.silo, old.kind === 'stored' ? old.fact.id : '');
     expect(retired).toMatchObject({ status: 'superseded', supersededBy: correction.kind === 'stored' && correction.fact.id });
+  });
+
+  it('retire the same subject’s same attribute when both say what they are about, never a sibling attribute', async () => {
+    const memory = memoryOn(store);
+    const size = await memory.remember({ text: 'The apartment is 70 square metres.', keys: ['apartment'], subject: 'apartment', attribute: 'size' });
+    const rent = await memory.remember({ text: 'The apartment rent is 1,200 euros.', keys: ['apartment'], subject: 'apartment', attribute: 'rent' });
+    const correction = await memory.remember({ text: 'Correction: the apartment rent is 1,350 euros.', tag: 'CORRECTION', keys: ['apartment'], subject: 'Apartment', attribute: 'rent' });
+    expect(correction.superseded).toEqual([rent.kind === 'stored' && rent.fact.id]);
+    expect(await store.facts.getFact(memory.silo, size.kind === 'stored' ? size.fact.id : '')).toMatchObject({ status: 'active', subject: 'apartment', attribute: 'size' });
+  });
+
+  it('retire the fact a correction names as the old value, and its restatements, though the correction repeats its words', async () => {
+    const memory = memoryOn(store);
+    const old = await memory.remember({ text: "The user's hobby is salsa dancing.", keys: ['hobby'] });
+    const restated = await memory.remember({ text: 'The user loves salsa dancing on weekends.', keys: ['hobby'] });
+    const correction = await memory.remember({ text: "The user's hobby is woodworking, not salsa dancing.", tag: 'CORRECTION', keys: ['hobby'] });
+    expect([...correction.superseded].sort()).toEqual([old.kind === 'stored' && old.fact.id, restated.kind === 'stored' && restated.fact.id].sort());
+  });
+
+  it('retire a fact stating another value rather than a sibling stating none, for a correction worded unlike both', async () => {
+    const memory = memoryOn(store);
+    const car = await memory.remember({ text: 'The user drives a Renault Zoe.', keys: ['car'] });
+    await memory.remember({ text: "The user's car needs new tyres before winter.", keys: ['car'] });
+    const correction = await memory.remember({ text: "Actually, the user's car is a Tesla Model 3.", tag: 'CORRECTION', keys: ['car'] });
+    expect(correction.superseded).toEqual([car.kind === 'stored' && car.fact.id]);
   });
 
   it('leave a similar fact that shares no key', async () => {

@@ -1,0 +1,112 @@
+import { rankingWords, type FactRecord, type ScoredFact } from '../../store/facts.js';
+import { specificsOf } from './specifics.js';
+
+// Which active facts a correction retires (issue 15): the same subject's same attribute, and the
+// restatements of the value it replaces, never a sibling attribute of the same entity. A fact
+// states its subject and attribute when the client or the extraction model said; otherwise they
+// are derived from its words: its frame (what it says, less names, numbers and dates) and keys.
+
+// Words that mark a statement as a correction and say nothing about the attribute.
+const CORRECTION_WORDS: ReadonlySet<string> = new Set('actually correction corrected update updated now instead anymore longer wrong mistake sorry fact'.split(' '));
+// "…is woodworking, not salsa dancing", "no longer in Paris", "instead of tea": the clause naming the value replaced.
+const NEGATED_CLAUSE = /\b(?:not|no longer|instead of|rather than|never)\s+([^,.;!?]+)/giu;
+// How much frame overlap (Jaccard, 0-1) counts beside cosine similarity when picking the fact a
+// correction corrects: enough to prefer the fact saying the same thing about the entity over a
+// sibling that sits as close (the rent against the size), never more than a clear cosine lead.
+// Calibrated on the development set (BENCH=memoryQuality).
+const FRAME_WEIGHT = 0.25;
+// A correction that states a name, number or date replaces a fact stating another one, rather than
+// a sibling that states none ("…car is a Tesla Model 3" corrects "…drives a Renault Zoe", not
+// "…car needs new tyres"): such a fact counts this much closer.
+const VALUE_WEIGHT = 0.1;
+
+/** What a fact is about, as said (explicit) or derived from its words. */
+interface FactAttribute {
+  explicit: { subject: string; attribute: string } | undefined;
+  frame: ReadonlySet<string>;
+}
+
+function normalised(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/** The words of a text that frame its attribute: its ranking words less names, numbers, dates and correction markers. */
+function frameOf(text: string): Set<string> {
+  const specifics = specificsOf(text);
+  return new Set(rankingWords(text).filter((word) => !specifics.has(word) && !CORRECTION_WORDS.has(word) && word.length > 1));
+}
+
+export function attributeOf(fact: Pick<FactRecord, 'text' | 'subject' | 'attribute'>): FactAttribute {
+  const explicit = fact.subject !== null && fact.attribute !== null ? { subject: normalised(fact.subject), attribute: normalised(fact.attribute) } : undefined;
+  return { explicit, frame: frameOf(withoutNegatedClauses(fact.text)) };
+}
+
+/** Whether both facts said what they are about and said different things: siblings, never one the other's update. */
+export function explicitlyDifferent(a: FactAttribute, b: FactAttribute): boolean {
+  return a.explicit !== undefined && b.explicit !== undefined && (a.explicit.subject !== b.explicit.subject || a.explicit.attribute !== b.explicit.attribute);
+}
+
+function explicitlySame(a: FactAttribute, b: FactAttribute): boolean {
+  return a.explicit !== undefined && b.explicit !== undefined && !explicitlyDifferent(a, b);
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  const shared = [...a].filter((word) => b.has(word)).length;
+  const union = a.size + b.size - shared;
+  return union === 0 ? 0 : shared / union;
+}
+
+function withoutNegatedClauses(text: string): string {
+  return text.replace(NEGATED_CLAUSE, ' ');
+}
+
+/** The words of the values a correction says are no longer so ("salsa", "dancing" in "…, not salsa dancing"). */
+function negatedWords(text: string): string[] {
+  return [...text.matchAll(NEGATED_CLAUSE)].flatMap((match) => rankingWords(match[1]!));
+}
+
+/**
+ * The words a corrected fact says and its correction does not: the old value ("paris" when "The
+ * user lives in Paris." is corrected by "Correction: the user now lives in Berlin."). A clause of
+ * the correction naming the old value ("…, not Paris") does not count as the correction saying it.
+ */
+function oldValueWords(corrected: FactRecord, correction: FactRecord): string[] {
+  const kept = new Set(rankingWords(withoutNegatedClauses(correction.text)));
+  return rankingWords(corrected.text).filter((word) => !kept.has(word) && !CORRECTION_WORDS.has(word));
+}
+
+/**
+ * Whether a fact names at least half of an old value's words: "The user's home is in Paris." restates
+ * "The user lives in Paris." even where a paraphrase sits too far from the correction to be retired
+ * for its similarity alone. Half, not all: a corrected fact also drops phrasing ("called" in "The
+ * user's project is called Atlas."), which a restatement need not repeat.
+ */
+function namesWords(fact: FactRecord, value: readonly string[]): boolean {
+  if (value.length === 0) return false;
+  const words = new Set(rankingWords(fact.text));
+  return value.filter((word) => words.has(word)).length * 2 >= value.length;
+}
+
+/**
+ * The ids a correction retires among `related`: active facts sharing a key with it, stated before
+ * it, best cosine first. `threshold` is the cosine at or above which the closest one is corrected
+ * on its similarity alone.
+ */
+export function correctedFacts(correction: FactRecord, related: readonly ScoredFact[], threshold: number): string[] {
+  const own = attributeOf(correction);
+  const eligible = related
+    .map((hit) => ({ ...hit, attribute: attributeOf(hit.fact) }))
+    .filter((hit) => !explicitlyDifferent(own, hit.attribute));
+  if (eligible.length === 0) return [];
+  const negated = negatedWords(correction.text);
+  // Said to be the same attribute, or named as the value replaced: corrected whatever their similarity.
+  const named = eligible.filter((hit) => explicitlySame(own, hit.attribute) || (negated.length > 0 && namesWords(hit.fact, negated)));
+  const values = specificsOf(correction.text);
+  const replacesValue = (fact: FactRecord): boolean => values.size > 0 && [...specificsOf(fact.text)].some((word) => !values.has(word));
+  const fit = (hit: (typeof eligible)[number]): number =>
+    hit.score + FRAME_WEIGHT * jaccard(own.frame, hit.attribute.frame) + (replacesValue(hit.fact) ? VALUE_WEIGHT : 0);
+  const closest = (named.length > 0 ? named : eligible).reduce((best, hit) => (fit(hit) > fit(best) ? hit : best));
+  if (named.length === 0 && fit(closest) < threshold) return [];
+  const oldValue = oldValueWords(closest.fact, correction);
+  return eligible.filter((hit) => hit === closest || named.includes(hit) || namesWords(hit.fact, oldValue)).map(({ fact }) => fact.id);
+}
