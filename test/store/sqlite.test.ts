@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { TurnEvent } from '../../src/core/events.js';
 import type { Store } from '../../src/store/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
@@ -493,6 +493,10 @@ const compiledStore = fileURLToPath(new URL('../../dist/store/sqlite/index.js', 
 function appendUntilKilled(dbPath: string, sessionId: string, killAfter: number, delayMs: number, label = 'batch'): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [childScript, dbPath, sessionId, label], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // A test that times out must not leave the child appending forever (it outlives the worker).
+    onTestFinished(() => {
+      child.kill('SIGKILL');
+    });
     let reported = 0;
     let killScheduled = false;
     let pending = '';
