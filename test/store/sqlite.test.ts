@@ -563,7 +563,8 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-describe('SQLite store durability', () => {
+// These tests start, kill and reopen writer processes: on a loaded CI machine a spawn alone can take seconds.
+describe('SQLite store durability', { timeout: 120_000 }, () => {
   beforeAll(() => {
     if (!existsSync(compiledStore)) {
       throw new Error(`${compiledStore} is missing: the crash test runs the compiled store; build first (npx tsc -p tsconfig.build.json)`);
