@@ -53,7 +53,7 @@ function memoryFor(store: SqliteStore, embedder: Embedder, silo: string): FactMe
 
 /** What remember receives for a statement: the tool's fields, with the hints only when asked for. */
 export function rememberInput(statement: BenchStatement, hints: boolean): RememberInput {
-  const input: RememberInput = { text: statement.text, tag: statement.tag, keys: statement.keys };
+  const input: RememberInput = { text: statement.text, tag: statement.tag, keys: statement.keys, said_at: statement.saidAt };
   if (!hints) return input;
   return { ...input, ...(statement.subject === undefined ? {} : { subject: statement.subject }), ...(statement.attribute === undefined ? {} : { attribute: statement.attribute }) };
 }
