@@ -59,12 +59,25 @@ export async function loadFacts(url: string, random: () => number): Promise<void
   }
 }
 
-async function hnswScans(url: string): Promise<number> {
+interface HnswUse {
+  scans: number;
+  /** Index pages the searches touched, and of those, how many were not in shared_buffers. */
+  blocks: number;
+  blocksRead: number;
+}
+
+// Pages touched do not depend on the machine's load, unlike the times: they count the work a
+// change of the search or the index saves.
+async function hnswUse(url: string): Promise<HnswUse> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ scans: string }>(`SELECT coalesce(sum(idx_scan), 0) AS scans FROM pg_stat_user_indexes WHERE indexrelname LIKE 'facts_hnsw_%'`);
-    return Number(rows[0]!.scans);
+    const { rows } = await client.query<{ scans: string; hit: string; read: string }>(
+      `SELECT coalesce(sum(u.idx_scan), 0) AS scans, coalesce(sum(io.idx_blks_hit), 0) AS hit, coalesce(sum(io.idx_blks_read), 0) AS read
+       FROM pg_stat_user_indexes AS u JOIN pg_statio_user_indexes AS io USING (indexrelid) WHERE u.indexrelname LIKE 'facts_hnsw_%'`,
+    );
+    const read = Number(rows[0]!.read);
+    return { scans: Number(rows[0]!.scans), blocks: Number(rows[0]!.hit) + read, blocksRead: read };
   } finally {
     await client.end();
   }
@@ -96,7 +109,7 @@ export async function benchRecallAtScale(url: string): Promise<void> {
   const queryVectors = await base.embed(queries);
   // One pass to warm the caches (and the word statistics), as a running server would have them.
   for (const query of queries) await recallFacts({ facts: store.facts, embedder, silo: LARGE_SILO }, query);
-  const scansBefore = await hnswScans(url);
+  const hnswBefore = await hnswUse(url);
   const serverBefore = await serverCpuUs(url);
   const recall: number[] = [];
   const vector: number[] = [];
@@ -115,13 +128,17 @@ export async function benchRecallAtScale(url: string): Promise<void> {
   }
   // Over the whole loop: each query's recall, vector search and text search.
   const serverMsPerQuery = ((await serverCpuUs(url)) - serverBefore) / 1_000 / QUERIES;
+  const hnswAfter = await hnswUse(url);
+  const searches = hnswAfter.scans - hnswBefore.scans;
   const [r, v, t] = [summarize(recall), summarize(vector), summarize(text)];
   report(`postgres recall at ${LARGE_SILO_FACTS} facts [${MODEL}]`, {
     recall_p50_ms: r.median,
     recall_p99_ms: r.p99,
     vector_top10_p50_ms: v.median,
     text_top10_p50_ms: t.median,
-    hnsw_scans: (await hnswScans(url)) - scansBefore,
+    hnsw_scans: searches,
+    hnsw_blocks_per_scan: (hnswAfter.blocks - hnswBefore.blocks) / searches,
+    hnsw_blocks_read_per_scan: (hnswAfter.blocksRead - hnswBefore.blocksRead) / searches,
     server_cpu_ms_per_query: serverMsPerQuery,
   });
   await store.close();

@@ -54,8 +54,11 @@ function letOthersThrough(dir: string): void {
   }
 }
 
-/** Starts a cluster. initdb and pg_ctl refuse to run as root, so as root they run as `postgres`. */
-export async function startPostgresCluster({ durable = false }: { durable?: boolean } = {}): Promise<PostgresCluster> {
+/**
+ * Starts a cluster. initdb and pg_ctl refuse to run as root, so as root they run as `postgres`.
+ * `sharedBuffers` sizes the server's page cache (PostgreSQL's default is 128MB), e.g. '1GB'.
+ */
+export async function startPostgresCluster({ durable = false, sharedBuffers }: { durable?: boolean; sharedBuffers?: string } = {}): Promise<PostgresCluster> {
   const missing = missingPostgresTools();
   if (missing !== undefined) throw new Error(`cannot start PostgreSQL for the tests: ${missing}; install it with ${POSTGRES_INSTALL}`);
   const asRoot = userInfo().uid === 0;
@@ -76,7 +79,9 @@ export async function startPostgresCluster({ durable = false }: { durable?: bool
     await pgTool('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale', 'C.UTF-8']);
     // Loopback only, the socket in the temp folder. Durability is not what tests are about, so
     // unless asked (benches) the cluster skips fsync: it shares the machine with other test runs.
-    const settings = ['listen_addresses=127.0.0.1', 'max_connections=200', ...(durable ? [] : ['fsync=off', 'full_page_writes=off'])].map((setting) => `-c ${setting}`);
+    const settings = [
+      'listen_addresses=127.0.0.1', 'max_connections=200', ...(durable ? [] : ['fsync=off', 'full_page_writes=off']), ...(sharedBuffers === undefined ? [] : [`shared_buffers=${sharedBuffers}`]),
+    ].map((setting) => `-c ${setting}`);
     await pgTool('pg_ctl', ['-D', data, '-o', `-p ${port} -k ${dir} ${settings.join(' ')}`, '-l', join(dir, 'server.log'), '-w', 'start']);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
