@@ -16,116 +16,16 @@ import {
   type NewFact,
   rankingWords,
   type ScoredFact,
-  type TextQuery,
   textQueries,
   type SiloSummary,
   type VectorQuery,
 } from '../facts.js';
 
+import { CODE_PAGE, COLUMNS, MAX_INDEXED_FACTS, RERANK_FACTOR, RERANK_MIN, blobOf, checkDimensions, ftsQuery, moveLegacyVectors, recordOf, vectorOf, type CodePage, type FactRow, type SiloRow } from './factRows.js';
 // Facts on SQLite: rows in `facts`, float vectors in `fact_embeddings`, their binary codes in
 // `fact_codes` (and in memory, see factIndex.ts), words in the contentless FTS5 table `fact_text`;
 // all share the fact's row number. A vector search scans the silo's codes by Hamming distance,
 // then ranks the nearest few hundred by exact cosine similarity on their float vectors.
-
-interface FactRow {
-  number: number;
-  id: string;
-  silo: string;
-  text: string;
-  tag: string;
-  date: string | null;
-  source: string;
-  keys: string;
-  status: string;
-  supersededBy: string | null;
-  restates: string | null;
-  subject: string | null;
-  attribute: string | null;
-  sessionId: string | null;
-  turnId: string | null;
-  embeddingModel: string;
-  createdAt: number;
-  updatedAt: number;
-}
-
-interface SiloRow {
-  embeddingModel: string;
-  dimensions: number;
-  version: number;
-}
-
-/** A page of a silo's codes, each column concatenated: its rows in one order, whichever it is. */
-interface CodePage {
-  count: number;
-  last: number | null;
-  /** Comma-separated. */
-  numbers: string | null;
-  /** Comma-separated. */
-  tags: string | null;
-  /** One '1' (active) or '0' per fact. */
-  active: string | null;
-  /** Hex, codeBytes per fact. */
-  codes: string | null;
-}
-
-const COLUMNS = `number, id, silo, text, tag, date, source, keys, status, superseded_by AS supersededBy, restates, subject, attribute, session_id AS sessionId,
-  turn_id AS turnId, embedding_model AS embeddingModel, created_at AS createdAt, updated_at AS updatedAt`;
-
-// Real embedders use 256 to 3072 dimensions; a Hamming distance must fit 16 bits.
-const MAX_DIMENSIONS = 8192;
-// How many nearest codes a vector search re-ranks exactly: RERANK_FACTOR times the limit, and at
-// least RERANK_MIN. Against an exact scan of 100k USE-lite vectors of bench facts, re-ranking 200
-// found the same nearest fact for 80 queries of 80, 99.4% of the top 10 and 95.7% of the top 40;
-// re-ranking 400, 99.7% and 98.8%. Each re-ranked vector is a row read (~3.5 us).
-const RERANK_MIN = 200;
-const RERANK_FACTOR = 10;
-// Codes of silos held in memory (about 100 bytes a fact); the least recently searched go first.
-const MAX_INDEXED_FACTS = 1_000_000;
-// Codes load in pages of concatenated columns: 100k facts took 190 ms a row at a time, 37 ms so.
-const CODE_PAGE = 20_000;
-// A legacy vec0 table of one dimension (before migration 7).
-const LEGACY_VECTOR_TABLE = /^fact_vectors_\d+$/;
-
-function recordOf(row: FactRow): FactRecord {
-  return {
-    id: row.id,
-    silo: row.silo,
-    text: row.text,
-    tag: row.tag as FactTag,
-    date: row.date,
-    source: row.source,
-    keys: JSON.parse(row.keys) as string[],
-    status: row.status as FactStatus,
-    supersededBy: row.supersededBy,
-    restates: row.restates,
-    subject: row.subject,
-    attribute: row.attribute,
-    provenance: row.sessionId === null || row.turnId === null ? null : { sessionId: row.sessionId, turnId: row.turnId },
-    embeddingModel: row.embeddingModel,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
-
-function checkDimensions(dimensions: number): void {
-  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_DIMENSIONS) {
-    throw new Error(`cannot store a ${dimensions}-dimensional vector: embeddings must have 1 to ${MAX_DIMENSIONS} dimensions`);
-  }
-}
-
-function blobOf(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-}
-
-function vectorOf(blob: Buffer): Float32Array {
-  // A Float32Array over the blob needs a 4-byte aligned offset; a Buffer has none promised.
-  return blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) : new Float32Array(new Uint8Array(blob).buffer);
-}
-
-/** FTS5 syntax of a full-text query, each word quoted so FTS5 operators in user text are read as words. */
-function ftsQuery(query: TextQuery): string {
-  return query.map((words) => (words.length === 1 ? `"${words[0]}"` : `(${words.map((word) => `"${word}"`).join(' AND ')})`)).join(' OR ');
-}
 
 function prepareStatements(db: Database.Database) {
   return {
@@ -209,39 +109,6 @@ function prepareStatements(db: Database.Database) {
     ),
     deleteMarks: db.prepare<[silo: string]>('DELETE FROM fact_ingestion WHERE silo = ?'),
   };
-}
-
-/**
- * Moves vectors out of the vec0 tables facts used before migration 7 (one per dimension, which
- * SQL cannot name) into fact_embeddings and fact_codes, and drops those tables. A no-op once done.
- */
-function moveLegacyVectors(db: Database.Database): void {
-  const legacyTables = (): string[] =>
-    db
-      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'")
-      .all()
-      .map((row) => row.name)
-      .filter((name) => LEGACY_VECTOR_TABLE.test(name));
-  if (legacyTables().length === 0) return;
-  db.transaction(() => {
-    // Looked up again under the write lock: another process may have moved them meanwhile.
-    const insertCode = db.prepare('INSERT INTO fact_codes (silo, number, tag, status, code) VALUES (?, ?, ?, ?, ?)');
-    const insertEmbedding = db.prepare('INSERT INTO fact_embeddings (number, embedding) VALUES (?, ?)');
-    const silos = db.prepare<[], { silo: string }>('SELECT silo FROM fact_silos').all();
-    for (const table of legacyTables()) {
-      const rows = db.prepare<[silo: string], { number: number; tag: string; status: string; embedding: Buffer }>(
-        `SELECT rowid AS number, tag, status, embedding FROM ${table} WHERE silo = ?`,
-      );
-      // A silo at a time (a vec0 partition), so memory holds one silo's vectors, not the file's.
-      for (const { silo } of silos) {
-        for (const row of rows.all(silo)) {
-          insertCode.run(silo, row.number, row.tag, row.status, binaryCode(vectorOf(row.embedding)));
-          insertEmbedding.run(row.number, row.embedding);
-        }
-      }
-      db.exec(`DROP TABLE ${table}`);
-    }
-  }).immediate();
 }
 
 export function createSqliteFacts(db: Database.Database, committed: () => void): FactStore {
