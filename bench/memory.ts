@@ -55,7 +55,7 @@ function timed(embedder: Embedder): Embedder & { spentMs: number } {
   return wrapped;
 }
 
-function tempStore(label: string): { store: SqliteStore; dispose(): Promise<void> } {
+export function tempStore(label: string): { store: SqliteStore; dispose(): Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), `syndicate-bench-${label}-`));
   const store = openSqliteStore(join(dir, 'memory.db'));
   return {
@@ -68,7 +68,7 @@ function tempStore(label: string): { store: SqliteStore; dispose(): Promise<void
 }
 
 /** Embeds each distinct text once, so a threshold sweep re-runs the pipeline without re-embedding. */
-function memoized(embedder: Embedder): Embedder {
+export function memoized(embedder: Embedder): Embedder {
   const cache = new Map<string, Float32Array>();
   return {
     model: embedder.model,

@@ -1,6 +1,6 @@
-import type { Embedder } from '../src/memory/embeddings/embedder.js';
 import { localEmbedder } from '../src/memory/embeddings/localEmbedder.js';
 import { fakeEmbedder } from '../test/memory/fakeEmbedder.js';
+import { memoized } from './memory.js';
 import type { BenchSet } from './memoryQuality/benchSet.js';
 import { devSet } from './memoryQuality/devSet.js';
 import { heldOutSet } from './memoryQuality/heldOut.js';
@@ -12,21 +12,6 @@ import { report } from './stats.js';
 
 const SEED = 4;
 const LATENCY_SAMPLE = 300;
-
-/** Embeds each distinct text once: the sets are run several times over the same texts. */
-function memoized(embedder: Embedder): Embedder {
-  const cache = new Map<string, Float32Array>();
-  return {
-    model: embedder.model,
-    dimensions: embedder.dimensions,
-    async embed(texts, signal) {
-      const missing = [...new Set(texts.filter((text) => !cache.has(text)))];
-      const vectors = await embedder.embed(missing, signal);
-      missing.forEach((text, i) => cache.set(text, vectors[i]!));
-      return texts.map((text) => cache.get(text)!);
-    },
-  };
-}
 
 function print(score: BenchScore): void {
   report(`${score.set} [${score.embedder}] hints=${score.hints ? 'on' : 'off'}`, {

@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Embedder } from '../../src/memory/embeddings/embedder.js';
 import { createFactMemory, type FactMemory } from '../../src/memory/facts/factMemory.js';
 import type { RememberInput } from '../../src/memory/facts/fact.js';
 import { createScriptedModel } from '../../src/models/scripted/createScriptedModel.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import type { SqliteStore } from '../../src/store/sqlite/index.js';
+import { tempStore } from '../memory.js';
 import type { BenchSet, BenchSilo, BenchStatement, QuestionClass } from './benchSet.js';
 
 // Scores a memory benchmark set as /work/wt/issues/memory-bench-scoring.md describes: every
@@ -31,18 +29,6 @@ export interface BenchScore {
   siblingsRetired: number;
   siblings: number;
   leaked: number;
-}
-
-function tempStore(): { store: SqliteStore; dispose(): Promise<void> } {
-  const dir = mkdtempSync(join(tmpdir(), 'syndicate-bench-quality-'));
-  const store = openSqliteStore(join(dir, 'memory.db'));
-  return {
-    store,
-    async dispose() {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 function memoryFor(store: SqliteStore, embedder: Embedder, silo: string): FactMemory {
@@ -119,7 +105,7 @@ async function runSilo(memory: FactMemory, store: SqliteStore, silo: BenchSilo, 
 }
 
 export async function runBenchSet(set: BenchSet, embedder: Embedder, hints: boolean): Promise<BenchScore> {
-  const { store, dispose } = tempStore();
+  const { store, dispose } = tempStore('quality');
   const tally: SiloTally = {
     hits: 0, questions: 0, byClass: new Map(), corrected: 0, stale: 0, rightMerges: 0, wrongMerges: 0,
     restatements: 0, primary: 0, unique: 0, siblings: 0, siblingsRetired: 0, leaked: 0,
@@ -151,8 +137,8 @@ export async function runBenchSet(set: BenchSet, embedder: Embedder, hints: bool
 /** remember's p50 (embedding included) beside a store that only embeds and appends, on the first statements of a set. */
 export async function rememberLatency(set: BenchSet, embedder: Embedder, sample: number): Promise<{ rememberP50: number; appendP50: number }> {
   const statements = set.silos.flatMap((silo) => silo.statements.map((statement) => ({ silo: silo.silo, statement }))).slice(0, sample);
-  const full = tempStore();
-  const plain = tempStore();
+  const full = tempStore('quality');
+  const plain = tempStore('quality');
   const remember: number[] = [];
   const append: number[] = [];
   try {

@@ -42,6 +42,50 @@ export interface FactRecord {
   updatedAt: number;
 }
 
+/** A fact's row as both stores select it (their COLUMNS), with the keys in the store's own encoding. */
+export interface FactRow<Keys> {
+  number: number;
+  id: string;
+  silo: string;
+  text: string;
+  tag: string;
+  date: string | null;
+  source: string;
+  keys: Keys;
+  status: string;
+  supersededBy: string | null;
+  restates: string | null;
+  subject: string | null;
+  attribute: string | null;
+  sessionId: string | null;
+  turnId: string | null;
+  embeddingModel: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The record of a fact's row, given its keys decoded. */
+export function factRecordOf(row: FactRow<unknown>, keys: string[]): FactRecord {
+  return {
+    id: row.id,
+    silo: row.silo,
+    text: row.text,
+    tag: row.tag as FactTag,
+    date: row.date,
+    source: row.source,
+    keys,
+    status: row.status as FactStatus,
+    supersededBy: row.supersededBy,
+    restates: row.restates,
+    subject: row.subject,
+    attribute: row.attribute,
+    provenance: row.sessionId === null || row.turnId === null ? null : { sessionId: row.sessionId, turnId: row.turnId },
+    embeddingModel: row.embeddingModel,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
 export interface NewFact {
   text: string;
   tag: FactTag;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { assertSilo } from '../../core/silo.js';
 import {
+  factRecordOf,
+  type FactRow as StoredFactRow,
   checkSiloVectors,
   type FactRecord,
-  type FactStatus,
   type FactStore,
-  type FactTag,
   incompleteReembedding,
   type ListFactsOptions,
   type NewFact,
@@ -27,26 +27,7 @@ import { createWordCounts } from './wordCounts.js';
 // index per dimension, see factsSchema.ts; the planner scans a small silo instead), re-ranks them by
 // exact cosine distance on the full vectors, and scores the few it returns in double precision, as the SQLite store does.
 
-interface FactRow {
-  number: number;
-  id: string;
-  silo: string;
-  text: string;
-  tag: string;
-  date: string | null;
-  source: string;
-  keys: string[];
-  status: string;
-  supersededBy: string | null;
-  restates: string | null;
-  subject: string | null;
-  attribute: string | null;
-  sessionId: string | null;
-  turnId: string | null;
-  embeddingModel: string;
-  createdAt: number;
-  updatedAt: number;
-}
+type FactRow = StoredFactRow<string[]>;
 
 const COLUMNS = `number, id, silo, text, tag, date, source, keys, status, superseded_by AS "supersededBy", restates, subject, attribute, session_id AS "sessionId",
   turn_id AS "turnId", embedding_model AS "embeddingModel", created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -70,24 +51,7 @@ const INDEX_LOCK = 7_311_020_416;
 export const SEARCH_VECTOR = (keys: string, text: string): string => `setweight(to_tsvector('simple', ${keys}), 'C') || setweight(to_tsvector('simple', ${text}), 'D')`;
 
 function recordOf(row: FactRow): FactRecord {
-  return {
-    id: row.id,
-    silo: row.silo,
-    text: row.text,
-    tag: row.tag as FactTag,
-    date: row.date,
-    source: row.source,
-    keys: row.keys,
-    status: row.status as FactStatus,
-    supersededBy: row.supersededBy,
-    restates: row.restates,
-    subject: row.subject,
-    attribute: row.attribute,
-    provenance: row.sessionId === null || row.turnId === null ? null : { sessionId: row.sessionId, turnId: row.turnId },
-    embeddingModel: row.embeddingModel,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
+  return factRecordOf(row, row.keys);
 }
 
 function checkDimensions(dimensions: number): void {

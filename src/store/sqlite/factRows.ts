@@ -1,30 +1,11 @@
 import type Database from 'better-sqlite3';
 import { binaryCode } from './binaryCodes.js';
-import type { FactRecord, FactStatus, FactTag, TextQuery } from '../facts.js';
+import { factRecordOf, type FactRecord, type FactRow as StoredFactRow, type TextQuery } from '../facts.js';
 
 // The rows of facts on SQLite (facts.ts) and what turns them into records and back, apart from
 // the store's logic, so that each file reads in one sitting.
 
-export interface FactRow {
-  number: number;
-  id: string;
-  silo: string;
-  text: string;
-  tag: string;
-  date: string | null;
-  source: string;
-  keys: string;
-  status: string;
-  supersededBy: string | null;
-  restates: string | null;
-  subject: string | null;
-  attribute: string | null;
-  sessionId: string | null;
-  turnId: string | null;
-  embeddingModel: string;
-  createdAt: number;
-  updatedAt: number;
-}
+export type FactRow = StoredFactRow<string>;
 
 export interface SiloRow {
   embeddingModel: string;
@@ -65,24 +46,7 @@ export const CODE_PAGE = 20_000;
 const LEGACY_VECTOR_TABLE = /^fact_vectors_\d+$/;
 
 export function recordOf(row: FactRow): FactRecord {
-  return {
-    id: row.id,
-    silo: row.silo,
-    text: row.text,
-    tag: row.tag as FactTag,
-    date: row.date,
-    source: row.source,
-    keys: JSON.parse(row.keys) as string[],
-    status: row.status as FactStatus,
-    supersededBy: row.supersededBy,
-    restates: row.restates,
-    subject: row.subject,
-    attribute: row.attribute,
-    provenance: row.sessionId === null || row.turnId === null ? null : { sessionId: row.sessionId, turnId: row.turnId },
-    embeddingModel: row.embeddingModel,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
+  return factRecordOf(row, JSON.parse(row.keys) as string[]);
 }
 
 export function checkDimensions(dimensions: number): void {
