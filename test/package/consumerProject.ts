@@ -38,7 +38,7 @@ const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) 
 /** `npm pack` of the built package (scripts off: the test must not rebuild it) into `dir`; the tarball's path. */
 export function packPackage(dir: string): string {
   if (!existsSync(join(REPO, 'dist', 'index.d.ts'))) throw new Error('dist/ has no index.d.ts: run `npm run build` before this test');
-  const output = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: REPO, encoding: 'utf8' });
+  const output = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: REPO, encoding: 'utf8', env: envFor(dir) });
   const [packed] = JSON.parse(output) as Array<{ filename: string }>;
   if (!packed) throw new Error(`npm pack printed no file: ${output}`);
   return join(dir, packed.filename);
@@ -96,15 +96,23 @@ export function createConsumerProject(dir: string, tarball: string): void {
   );
   // --ignore-scripts: better-sqlite3's install script would compile the addon for a minute; its
   // build from this checkout (same Node) is copied instead, below.
-  execFileSync('npm', ['ci', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+  execFileSync('npm', ['ci', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8', stdio: 'pipe', env: envFor(dir) });
   const addon = join('better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
   mkdirSync(join(dir, 'node_modules', 'better-sqlite3', 'build', 'Release'), { recursive: true });
   copyFileSync(join(REPO, 'node_modules', addon), join(dir, 'node_modules', addon));
 }
 
+/**
+ * The environment of the programs run for a project in `dir`: whatever they store by default stays
+ * there (removed with it). That includes Node's module compile cache, which tsc turns on: from
+ * Node 22 it goes to the system temp folder unless told otherwise.
+ */
+function envFor(dir: string): NodeJS.ProcessEnv {
+  const { SYNDICATE_DB: _db, ...env } = process.env;
+  return { ...env, SYNDICATE_HOME: join(dir, 'home'), NODE_COMPILE_CACHE: join(dir, 'node-compile-cache') };
+}
+
 /** Runs a command in the project, never throwing: the caller asserts on the result. */
 export function runIn(dir: string, command: string, args: readonly string[]): SpawnSyncReturns<string> {
-  // Whatever the programs store by default stays in the project (removed with it).
-  const { SYNDICATE_DB: _db, ...env } = process.env;
-  return spawnSync(command, args, { cwd: dir, encoding: 'utf8', env: { ...env, SYNDICATE_HOME: join(dir, 'home') } });
+  return spawnSync(command, args, { cwd: dir, encoding: 'utf8', env: envFor(dir) });
 }
