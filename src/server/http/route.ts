@@ -1,0 +1,138 @@
+import type { Request, Response, Router } from 'express';
+import { z } from 'zod';
+import { attachApiCaller, hasRole, type ApiCaller, type Role } from '../caller.js';
+import { problem, sendProblem, type Problem } from './problem.js';
+
+// One declaration per API route: its zod schemas validate the request at the edge, and the same
+// schemas generate the OpenAPI document (openApi.ts), so the description cannot drift from what
+// the server accepts. Handlers get parsed input and return a Reply; they throw only on a broken
+// invariant (a 500 that names no internals).
+
+/** 'public': no credentials needed (health, sign-in); otherwise the least role that may call it. */
+export type Access = 'public' | Role;
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** What a handler answers: JSON, a problem, or a response it wrote itself (a stream). */
+export type Reply =
+  | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
+  | { kind: 'problem'; problem: Problem }
+  | { kind: 'written' };
+
+export const json = (body: unknown, status = 200, headers?: Record<string, string>): Reply => ({ kind: 'json', status, body, headers });
+export const fail = (status: number, detail: string, extensions?: Omit<Partial<Problem>, 'status'>): Reply => ({ kind: 'problem', problem: problem(status, detail, extensions) });
+export const noContent = (): Reply => ({ kind: 'json', status: 204, body: undefined });
+/** The handler wrote the response (SSE, a file). */
+export const written = (): Reply => ({ kind: 'written' });
+
+export interface ResponseSpec {
+  description: string;
+  /** The JSON body; absent for empty bodies and non-JSON content. */
+  schema?: z.ZodType;
+  /** Default application/json (with a schema); e.g. text/event-stream for streams. */
+  contentType?: string;
+}
+
+export interface RouteInput<P, Q, B, A extends Access> {
+  params: P;
+  query: Q;
+  body: B;
+  caller: A extends 'public' ? undefined : ApiCaller;
+  req: Request;
+  res: Response;
+}
+
+export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, A extends Access = Access> {
+  method: Method;
+  /** Relative to /api/v1, in express syntax: '/sessions/:id'. */
+  path: string;
+  /** Unique, camelCase: the OpenAPI operationId. */
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** The OpenAPI tag (Syndicates, Sessions, Turns, Usage, Memory, Users, Auth). */
+  tag: string;
+  access: A;
+  params?: P;
+  query?: Q;
+  body?: B;
+  responses: Record<number, ResponseSpec>;
+  handle(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>, A>): Promise<Reply>;
+}
+
+/** A route of any shape, as a list holds it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteSpec<any, any, any, any>;
+
+/** Infers the handler's input types from the schemas. */
+export function defineRoute<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined, A extends Access = Access>(
+  spec: RouteSpec<P, Q, B, A>,
+): RouteSpec<P, Q, B, A> {
+  return spec;
+}
+
+/** Decides who a request is from: an API key, the studio's cookie (with its CSRF check), or a problem (401). */
+export type Authenticate = (req: Request) => Promise<ApiCaller | Problem>;
+
+export interface MountOptions {
+  authenticate: Authenticate;
+  /** Where a handler's unexpected failure is told (it answers a bare 500). */
+  warn: (message: string) => void;
+}
+
+type Part = 'params' | 'query' | 'body';
+
+function validationProblem(part: Part, error: z.ZodError): Problem {
+  const errors = error.issues.map((issue) => ({
+    pointer: `#/${[part, ...issue.path.map(String)].map((segment) => segment.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`,
+    detail: issue.message,
+  }));
+  const first = errors[0]!;
+  return problem(400, `${first.pointer.slice(2).replaceAll('/', '.')}: ${first.detail}`, { errors });
+}
+
+function send(res: Response, reply: Reply): void {
+  if (reply.kind === 'written') return;
+  if (reply.kind === 'problem') return sendProblem(res, reply.problem);
+  if (reply.headers) res.set(reply.headers);
+  if (reply.body === undefined) res.status(reply.status).end();
+  else res.status(reply.status).json(reply.body);
+}
+
+function isCaller(value: ApiCaller | Problem): value is ApiCaller {
+  return typeof value.userId === 'string' && typeof value.role === 'string';
+}
+
+async function authorised(req: Request, access: Access, authenticate: Authenticate): Promise<ApiCaller | Problem | undefined> {
+  if (access === 'public') return undefined;
+  const who = await authenticate(req);
+  if (!isCaller(who)) return who;
+  if (!hasRole(who, access)) return problem(403, `this needs the ${access} role; you are ${who.role}`);
+  attachApiCaller(req, who);
+  return who;
+}
+
+/** Adds each route to `router` (mounted at /api/v1). */
+export function mountRoutes(router: Router, routes: readonly AnyRoute[], options: MountOptions): void {
+  for (const route of routes) {
+    router[route.method](route.path, async (req: Request, res: Response) => {
+      try {
+        const caller = await authorised(req, route.access, options.authenticate);
+        if (caller !== undefined && !isCaller(caller)) return sendProblem(res, caller);
+        const input: Record<Part, unknown> = { params: undefined, query: undefined, body: undefined };
+        for (const part of ['params', 'query', 'body'] as const) {
+          const schema = route[part];
+          if (schema === undefined) continue;
+          const parsed = schema.safeParse(req[part] ?? {});
+          if (!parsed.success) return sendProblem(res, validationProblem(part, parsed.error));
+          input[part] = parsed.data;
+        }
+        send(res, await route.handle({ ...input, caller, req, res }));
+      } catch (error) {
+        options.warn(`error: ${route.method.toUpperCase()} ${route.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        if (!res.headersSent) sendProblem(res, problem(500, 'the server failed to answer this request; the error is in its log'));
+        else res.end();
+      }
+    });
+  }
+}
