@@ -60,6 +60,27 @@ export interface SkillUse {
   hash: string;
 }
 
+/** Where a page of listSessions starts: right after this session (the last of the previous page). */
+export interface SessionCursor {
+  updatedAt: number;
+  id: string;
+}
+
+export interface ListSessionsOptions {
+  syndicate?: string;
+  /** Only sessions whose id starts with this (a server user's: `api:<user>:`); uses the id index. */
+  idPrefix?: string;
+  limit?: number;
+  /** Keyset paging: the sessions that sort after this one (newest first, then by id). */
+  after?: SessionCursor;
+}
+
+/** The least string greater than every string that starts with `prefix` (a range scan's end). */
+export function prefixEnd(prefix: string): string {
+  if (prefix === '') throw new Error('prefixEnd needs a non-empty prefix');
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
 export interface UsageQuery {
   /** Only calls at or after this time (milliseconds since the epoch). */
   since?: number;
@@ -73,7 +94,8 @@ export interface Store {
    */
   openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord>;
   getSession(id: string): Promise<SessionRecord | undefined>;
-  listSessions(options?: { syndicate?: string; limit?: number }): Promise<SessionRecord[]>;
+  /** Most recently updated first (ties by id); see ListSessionsOptions for filters and paging. */
+  listSessions(options?: ListSessionsOptions): Promise<SessionRecord[]>;
   /** Returns false when there was no such session. */
   deleteSession(id: string): Promise<boolean>;
   /**

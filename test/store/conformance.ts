@@ -266,6 +266,46 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       expect(everyone).toEqual(expect.arrayContaining([mineId, theirsId]));
     });
 
+    it('lists only the sessions whose id starts with the prefix', async () => {
+      const owner = uniqueId('api:alice');
+      const [mine, nested, other] = [`${owner}:one`, `${owner}:two:x`, `${owner}x:three`];
+      for (const id of [mine, nested, other]) await store.openSession(id, 'council');
+      const listed = (await store.listSessions({ idPrefix: `${owner}:` })).map((session) => session.id);
+      expect(listed.sort()).toStrictEqual([mine, nested].sort());
+    });
+
+    it('combines the prefix and syndicate filters', async () => {
+      const owner = uniqueId('api:bob');
+      const [syndicate, elsewhere] = [uniqueId('syndicate'), uniqueId('syndicate')];
+      await store.openSession(`${owner}:a`, syndicate);
+      await store.openSession(`${owner}:b`, elsewhere);
+      await store.openSession(uniqueId('api:carol'), syndicate);
+      expect((await store.listSessions({ idPrefix: `${owner}:`, syndicate })).map((session) => session.id)).toStrictEqual([`${owner}:a`]);
+    });
+
+    it('pages through sessions after a cursor without repeating or skipping one, ties included', async () => {
+      const syndicate = uniqueId('paging');
+      const ids: string[] = [];
+      for (let index = 0; index < 5; index++) {
+        ids.push(`${syndicate}:${index}`);
+        await store.openSession(ids[index]!, syndicate);
+        // Two sessions per millisecond at most: pages must break ties by id.
+        if (index % 2 === 1) await nextMillisecond();
+      }
+      const everything = (await store.listSessions({ syndicate })).map((session) => session.id);
+      const paged: string[] = [];
+      let after: { updatedAt: number; id: string } | undefined;
+      for (;;) {
+        const page = await store.listSessions({ syndicate, limit: 2, after });
+        paged.push(...page.map((session) => session.id));
+        if (page.length < 2) break;
+        const last = page.at(-1)!;
+        after = { updatedAt: last.updatedAt, id: last.id };
+      }
+      expect(paged).toStrictEqual(everything);
+      expect([...paged].sort()).toStrictEqual([...ids].sort());
+    });
+
     it('deletes a session together with its events, leaving other sessions intact', async () => {
       const [doomed, kept] = [uniqueId('doomed'), uniqueId('kept')];
       await store.openSession(doomed, 'council');

@@ -1,5 +1,5 @@
 import type { TurnEvent } from '../../core/events.js';
-import type { ReadEventsOptions, SessionRecord, Store, StoredEvent, UsageQuery, UsageRow } from '../store.js';
+import { prefixEnd, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
 import { createDb, type Db, type PostgresStoreOptions, type PreparedSql } from './connection.js';
 import { createPostgresDocuments } from './documents.js';
 import { createPostgresFacts } from './facts.js';
@@ -78,10 +78,15 @@ function sessionStore(db: Db) {
       return session;
     },
     getSession,
-    async listSessions({ syndicate, limit }: { syndicate?: string; limit?: number } = {}): Promise<SessionRecord[]> {
+    async listSessions({ syndicate, idPrefix, limit, after }: ListSessionsOptions = {}): Promise<SessionRecord[]> {
+      // The id range (not LIKE, whose pattern would need escaping) is a scan of the C-collated id index.
       return db.read<SessionRecord>(
-        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE ($1::text IS NULL OR syndicate = $1) ORDER BY updated_at DESC, id LIMIT $2`,
-        [syndicate ?? null, limit ?? null],
+        `SELECT ${SESSION_COLUMNS} FROM sessions
+         WHERE ($1::text IS NULL OR syndicate = $1)
+           AND ($3::text IS NULL OR (id >= $3 AND id < $4))
+           AND ($5::bigint IS NULL OR updated_at < $5 OR (updated_at = $5 AND id > $6))
+         ORDER BY updated_at DESC, id LIMIT $2`,
+        [syndicate ?? null, limit ?? null, idPrefix || null, idPrefix ? prefixEnd(idPrefix) : null, after?.updatedAt ?? null, after?.id ?? null],
       );
     },
     async deleteSession(id: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { TurnEvent } from '../../core/events.js';
-import type { ReadEventsOptions, SessionRecord, Store, StoredEvent, UsageQuery, UsageRow } from '../store.js';
+import { prefixEnd, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
 import type { TaskRecord } from '../tasks.js';
 import { NO_LIMIT, openDatabase, type Durability } from './connection.js';
 import { createSqliteDocuments } from './documents.js';
@@ -94,10 +94,6 @@ const SELECT_SESSIONS = `
 function prepareStatements(db: Database.Database) {
   return {
     selectSession: db.prepare<[id: string], SessionRecord>(`${SELECT_SESSIONS} WHERE s.id = ?`),
-    listSessions: db.prepare<[limit: number], SessionRecord>(`${SELECT_SESSIONS} ORDER BY updatedAt DESC, s.id LIMIT ?`),
-    listSessionsOf: db.prepare<[syndicate: string, limit: number], SessionRecord>(
-      `${SELECT_SESSIONS} WHERE s.syndicate = ? ORDER BY updatedAt DESC, s.id LIMIT ?`,
-    ),
     selectEvents: db.prepare<[sessionId: string, afterSeq: number, limit: number], EventRow>(
       `SELECT seq, payload FROM events
        WHERE session_number = (SELECT number FROM sessions WHERE id = ?) AND seq > ? ORDER BY seq LIMIT ?`,
@@ -187,6 +183,32 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       if (known.size < MAX_KNOWN_SESSIONS * FORGET_DOWN_TO) return;
       if (session.pending === 0 && session.stored) known.delete(id);
     }
+  };
+
+  // One prepared statement per combination of filters, so each keeps its own plan (the id range
+  // scans the sessions' id index; a catch-all `? IS NULL OR` would scan the table).
+  const listStatements = new Map<string, Database.Statement<unknown[], SessionRecord>>();
+  const listSessions = ({ syndicate, idPrefix, limit = NO_LIMIT, after }: ListSessionsOptions): SessionRecord[] => {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (syndicate !== undefined) {
+      where.push('s.syndicate = ?');
+      params.push(syndicate);
+    }
+    if (idPrefix) {
+      where.push('s.id >= ? AND s.id < ?');
+      params.push(idPrefix, prefixEnd(idPrefix));
+    }
+    const page = after === undefined ? '' : 'WHERE updatedAt < ? OR (updatedAt = ? AND id > ?)';
+    if (after !== undefined) params.push(after.updatedAt, after.updatedAt, after.id);
+    const key = `${syndicate !== undefined}${Boolean(idPrefix)}${after !== undefined}`;
+    let statement = listStatements.get(key);
+    if (statement === undefined) {
+      const filtered = `${SELECT_SESSIONS}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
+      statement = db.prepare<unknown[], SessionRecord>(`SELECT * FROM (${filtered}) ${page} ORDER BY updatedAt DESC, id LIMIT ?`);
+      listStatements.set(key, statement);
+    }
+    return statement.all(...params, limit);
   };
 
   const remember = (row: SessionRecord): SessionRecord => {
@@ -349,9 +371,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     async getSession(id: string): Promise<SessionRecord | undefined> {
       return currentSession(id);
     },
-    async listSessions({ syndicate, limit = NO_LIMIT }: { syndicate?: string; limit?: number } = {}): Promise<SessionRecord[]> {
+    async listSessions(options: ListSessionsOptions = {}): Promise<SessionRecord[]> {
       await flush();
-      return syndicate === undefined ? sql.listSessions.all(limit) : sql.listSessionsOf.all(syndicate, limit);
+      return listSessions(options);
     },
     async deleteSession(id: string): Promise<boolean> {
       // Journaled batches of the session would otherwise re-create it when they are ingested.
