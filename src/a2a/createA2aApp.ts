@@ -24,7 +24,7 @@ import { DEFAULT_RATE_LIMIT, createRateLimiter, type RateLimit } from './rateLim
 import { SyndicateRequestHandler, type CancelFollowUp } from './requestHandler.js';
 import { cancelElsewhere } from './cancelElsewhere.js';
 import { isLegacyRequest, jsonRpcErrors, restErrors, refusePlain, type Refuse } from './refusals.js';
-import { authenticate, JSONRPC_TYPES, jsonOnly, loopbackOnly, parseJsonBody, REST_TYPES } from './security.js';
+import { authenticate, authenticateWith, JSONRPC_TYPES, jsonOnly, loopbackOnly, parseJsonBody, REST_TYPES, type AuthenticateCaller } from './security.js';
 import { createTaskStore, type BufferedTaskStore } from './taskStore.js';
 import type { TrustProxy } from './trustProxy.js';
 import { guardedPushStore } from './webhookGuard.js';
@@ -58,6 +58,11 @@ export interface A2aAppOptions {
   baseUrl: string;
   /** The bearer secret; undefined only on a loopback bind (serveA2a enforces this). */
   secret: string | undefined;
+  /**
+   * Replaces the secret: the host (`syndicate serve`) authenticates with its own users and keys and
+   * says who calls. Mounted that way the face's cards say it is secured.
+   */
+  authenticateCaller?: AuthenticateCaller;
   /** Check Host and Origin against loopback names (DNS-rebinding protection). */
   loopbackOnly: boolean;
   version: string;
@@ -112,7 +117,8 @@ interface Shared {
 }
 
 function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: string, options: A2aAppOptions, { admission, versionWarning, pushWarning }: Shared): Router {
-  const { card, extended } = cards({ baseUrl, secured: options.secret !== undefined, version: options.version });
+  const { card, extended } = cards({ baseUrl, secured: options.secret !== undefined || options.authenticateCaller !== undefined, version: options.version });
+  const authenticated = (refuse: Refuse): RequestHandler => (options.authenticateCaller ? authenticateWith(options.authenticateCaller, refuse) : authenticate(options.secret, refuse));
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const handler = new SyndicateRequestHandler(
     parts.followUp,
@@ -145,7 +151,7 @@ function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: st
     JSONRPC_PATH,
     ...admission(jsonRpcErrors.refuse),
     jsonOnly(JSONRPC_TYPES, jsonRpcErrors.refuse),
-    authenticate(options.secret, jsonRpcErrors.refuse),
+    authenticated(jsonRpcErrors.refuse),
     ...parseJsonBody(maxBodyBytes, JSONRPC_TYPES, jsonRpcErrors),
     jsonRpcRequestOnly(),
     supportedJsonRpcVersionOnly(card, versionWarning),
@@ -155,7 +161,7 @@ function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: st
     REST_PATH,
     ...admission(restErrors.refuse),
     jsonOnly(REST_TYPES, restErrors.refuse),
-    authenticate(options.secret, restErrors.refuse),
+    authenticated(restErrors.refuse),
     ...parseJsonBody(maxBodyBytes, REST_TYPES, restErrors),
     restHandler({ requestHandler: handler, userBuilder, legacyCompat }),
   );

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
-import { attachCaller, USER_HEADER, userIdProblem } from './caller.js';
+import { attachCaller, USER_HEADER, userIdProblem, type Caller } from './caller.js';
 import { refusalStatus, type ErrorShape, type Refuse } from './refusals.js';
 
 // The HTTP guards in front of the protocol handlers. Each refusal says what to change, in the
@@ -96,6 +96,26 @@ export function authenticate(secret: string | undefined, refuse: Refuse): Reques
     }
     attachCaller(req, { principal: 'client', userId });
     next();
+  };
+}
+
+/** The host's own authentication (the server's API keys): a caller, or why the request is refused. */
+export type AuthenticateCaller = (req: Request) => Promise<Caller | { status: 401 | 403; message: string }>;
+
+/** As authenticate, but the host that mounts the face decides who calls (it has users of its own). */
+export function authenticateWith(check: AuthenticateCaller, refuse: Refuse): RequestHandler {
+  return (req, res, next) => {
+    check(req).then(
+      (outcome) => {
+        if ('status' in outcome) {
+          if (outcome.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="syndicate"');
+          return refuse(req, res, outcome.status, outcome.message);
+        }
+        attachCaller(req, outcome);
+        next();
+      },
+      (error: unknown) => next(error),
+    );
   };
 }
 

@@ -1,7 +1,7 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, isLegacyRequest, type McpServerFactory } from '@modelcontextprotocol/server';
+import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
 import { authInfoFor } from '../callerAuth.js';
 import { guardRequest, type HttpGuardPolicy } from './httpGuards.js';
 import { createLegacySessions } from './legacySessions.js';
@@ -66,6 +66,33 @@ function listen(server: HttpServer, { host, port }: ListenAddress): Promise<Addr
   });
 }
 
+/** Decides whether a request reaches MCP, and as whom; `authInfo` is what the host's own authentication attached (req.auth). */
+export type McpAdmission = (request: Request, authInfo: AuthInfo | undefined) => { authInfo: AuthInfo } | { refused: Response };
+
+export interface McpHttpHandler {
+  /** A Node request handler for the MCP endpoint (any other path: a JSON-RPC 404). */
+  handle: NodeMcpRequestHandler;
+  close(): Promise<void>;
+}
+
+/** The MCP endpoint without a server of its own: `syndicate serve` mounts it on its port, authenticated by its users' keys. */
+export function createMcpHttpHandler(factory: McpServerFactory, admit: McpAdmission, onerror: (error: Error) => void): McpHttpHandler {
+  const modern = createMcpHandler(factory, { legacy: 'reject', onerror });
+  const legacy = createLegacySessions(factory, onerror);
+  const handle = toNodeHandler(
+    {
+      async fetch(request, options) {
+        if (new URL(request.url).pathname !== MCP_PATH) return notFound();
+        const admitted = admit(request, options?.authInfo);
+        if ('refused' in admitted) return admitted.refused;
+        return (await isLegacyRequest(request)) ? legacy.handle(request, admitted.authInfo) : modern.fetch(request, { authInfo: admitted.authInfo });
+      },
+    },
+    { onerror },
+  );
+  return { handle, close: async () => void (await Promise.all([modern.close(), legacy.close()])) };
+}
+
 export async function serveMcpHttp(factory: McpServerFactory, options: McpHttpOptions): Promise<McpHttpServer> {
   const onerror = options.onerror ?? ((error: Error) => void process.stderr.write(`warning: MCP HTTP: ${error.message}\n`));
   const policy: HttpGuardPolicy = {
@@ -74,26 +101,20 @@ export async function serveMcpHttp(factory: McpServerFactory, options: McpHttpOp
     userTokens: options.userTokens ?? new Map(),
     allowedOrigins: options.allowedOrigins ?? [],
   };
-  const modern = createMcpHandler(factory, { legacy: 'reject', onerror });
-  const legacy = createLegacySessions(factory, onerror);
-  const handler = toNodeHandler(
-    {
-      async fetch(request) {
-        if (new URL(request.url).pathname !== MCP_PATH) return notFound();
-        const guarded = guardRequest(request, policy);
-        if ('refused' in guarded) return guarded.refused;
-        const authInfo = authInfoFor(guarded.caller);
-        return (await isLegacyRequest(request)) ? legacy.handle(request, authInfo) : modern.fetch(request, { authInfo });
-      },
+  const mcp = createMcpHttpHandler(
+    factory,
+    (request) => {
+      const guarded = guardRequest(request, policy);
+      return 'refused' in guarded ? guarded : { authInfo: authInfoFor(guarded.caller) };
     },
-    { onerror },
+    onerror,
   );
-  const http = createServer((req, res) => void handler(req, res));
+  const http = createServer((req, res) => void mcp.handle(req, res));
   const address = await listen(http, options);
   return {
     url: `http://${urlHost(address.address)}:${address.port}${MCP_PATH}`,
     async close() {
-      await Promise.all([modern.close(), legacy.close()]);
+      await mcp.close();
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       // Open SSE streams would hold close() forever.
       http.closeAllConnections();
