@@ -37,7 +37,8 @@ export interface RouteInput<P, Q, B, A extends Access> {
   params: P;
   query: Q;
   body: B;
-  caller: A extends 'public' ? undefined : ApiCaller;
+  // Not distributive: a route whose access TypeScript widens to Access still gets its caller typed.
+  caller: [A] extends ['public'] ? undefined : ApiCaller;
   req: Request;
   res: Response;
 }
@@ -127,7 +128,8 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
           if (!parsed.success) return sendProblem(res, validationProblem(part, parsed.error));
           input[part] = parsed.data;
         }
-        send(res, await route.handle({ ...input, caller, req, res }));
+        // undefined exactly on public routes (authorised above), as RouteInput types it.
+        send(res, await route.handle({ ...input, caller: caller as never, req, res }));
       } catch (error) {
         options.warn(`error: ${route.method.toUpperCase()} ${route.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         if (!res.headersSent) sendProblem(res, problem(500, 'the server failed to answer this request; the error is in its log'));

@@ -1,0 +1,201 @@
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
+import { siloOf, type Caller } from '../../a2a/caller.js';
+import { createA2aApp, type A2aApp } from '../../a2a/createA2aApp.js';
+import type { AuthenticateCaller } from '../../a2a/security.js';
+import { authInfoFor } from '../../mcp/callerAuth.js';
+import { createMcpHttpHandler, type McpHttpHandler } from '../../mcp/http/serveHttp.js';
+import { syndicateServerFactory, syndicateServerTools, type SyndicateServerOptions } from '../../mcp/syndicateServer.js';
+import { sharedMemoryTools } from '../../memory/sharedMemoryTools.js';
+import type { Platform } from '../../platform/createPlatform.js';
+import type { PriceTable } from '../../telemetry/ledger/prices.js';
+import type { AuthService, SyndicateRegistry, TurnService } from '../context.js';
+import { openApiDocument } from '../http/openApi.js';
+import { problem, sendProblem, type Problem } from '../http/problem.js';
+import { defineRoute, json, mountRoutes, type AnyRoute } from '../http/route.js';
+import { sessionRoutes } from './routes/sessions.js';
+import { syndicateRoutes } from './routes/syndicates.js';
+import { usageRoutes } from './routes/usage.js';
+
+// `syndicate serve`'s express app: the API under /api/v1 (its own routes and the parts' given in
+// options), health checks, the A2A face at /a2a/<id>/, MCP at /mcp and the studio at /. Every
+// face authenticates through the one AuthService, so a user is the same user (and silo) on each.
+
+export const DEFAULT_API_BODY_BYTES = 1024 * 1024;
+
+export interface ServerAppOptions {
+  platform: Platform;
+  syndicates: SyndicateRegistry;
+  auth: AuthService;
+  turns: TurnService;
+  /** More parts' routes (memory's), mounted under /api/v1 beside the server's own. */
+  routes?: readonly AnyRoute[];
+  studio?: RequestHandler;
+  /** The server's public base URL (A2A cards name absolute URLs), without a trailing slash. */
+  baseUrl: string;
+  /** The package's, in A2A cards, MCP serverInfo and the OpenAPI document. */
+  version: string;
+  /** This process's A2A task lease name (see a2a/taskLease.ts). */
+  runner: string;
+  prices: PriceTable;
+  maxBodyBytes?: number;
+  warn(message: string): void;
+}
+
+export interface ServerApp {
+  app: Express;
+  /** Every /api/v1 route, as openapi.json describes them. */
+  routes: AnyRoute[];
+  /** Closes the A2A and MCP faces (their task states written, their sessions ended). */
+  close(): Promise<void>;
+}
+
+function isProblem(value: object): value is Problem {
+  return 'status' in value && 'title' in value;
+}
+
+/** The A2A and MCP faces' view of an API caller: an authenticated client naming its user. */
+function faceCaller(auth: AuthService): AuthenticateCaller {
+  return async (req) => {
+    const who = await auth.authenticate(req);
+    if (isProblem(who)) return { status: who.status === 403 ? 403 : 401, message: who.detail ?? who.title };
+    const caller: Caller = { principal: 'client', userId: who.userId };
+    return caller;
+  };
+}
+
+/** express.json's failures (too large, not JSON) as problems; anything else is a bare 500. */
+function bodyErrors(warn: (message: string) => void): ErrorRequestHandler {
+  return (error: { type?: string; status?: number; limit?: number; message?: string }, _req, res, _next) => {
+    if (error.type === 'entity.too.large') return sendProblem(res, problem(413, `the request body is over the limit of ${error.limit} bytes; send less`));
+    if (error.type === 'entity.parse.failed') return sendProblem(res, problem(400, `the request body is not valid JSON: ${error.message}`));
+    if (error.status !== undefined && error.status >= 400 && error.status < 500) return sendProblem(res, problem(error.status, error.message ?? 'the request was refused'));
+    warn(`error: ${error.message ?? String(error)}`);
+    sendProblem(res, problem(500, 'the server failed to answer this request; the error is in its log'));
+  };
+}
+
+function healthRoutes(platform: Platform): RequestHandler[] {
+  const healthz: RequestHandler = (_req, res) => void res.json({ status: 'ok' });
+  const readyz: RequestHandler = (_req, res) => {
+    platform
+      .store()
+      .then((store) => store.listSessions({ limit: 1 }))
+      .then(
+        () => res.json({ status: 'ok' }),
+        (error: unknown) => sendProblem(res, problem(503, `the store (${platform.storeName}) is not reachable: ${error instanceof Error ? error.message : String(error)}`)),
+      );
+  };
+  return [healthz, readyz];
+}
+
+async function a2aFace(options: ServerAppOptions, authenticateCaller: AuthenticateCaller): Promise<A2aApp | undefined> {
+  const agents = options.syndicates.list().flatMap((entry) => (entry.current ? [{ id: entry.id, syndicate: entry.current.compiled }] : []));
+  if (agents.length === 0) return undefined;
+  const { platform } = options;
+  const compiled = new Map(agents.map((agent) => [agent.id, agent.syndicate]));
+  return createA2aApp({
+    agents,
+    store: await platform.store(),
+    runner: options.runner,
+    baseUrl: `${options.baseUrl}/a2a`,
+    secret: undefined,
+    authenticateCaller,
+    loopbackOnly: false,
+    version: options.version,
+    webhookPolicy: platform.network,
+    warn: options.warn,
+    async turnOptions(request) {
+      const syndicate = compiled.get(request.agentId)!;
+      const memory = await platform.memory(syndicate, request.silo);
+      return { memory: memory?.turn, observers: platform.recorder(syndicate.name, request.sessionId).observers };
+    },
+  });
+}
+
+async function mcpFace(options: ServerAppOptions): Promise<McpHttpHandler | undefined> {
+  const { platform } = options;
+  const store = await platform.store();
+  const served: SyndicateServerOptions = {
+    version: options.version,
+    caller: 'http',
+    syndicates: options.syndicates.list().flatMap((entry) => (entry.current ? [{ syndicate: entry.current.compiled, store }] : [])),
+    toolsFor: async (syndicate, caller) => {
+      const memory = await platform.memory(syndicate, siloOf(caller, syndicate.name));
+      return memory ? sharedMemoryTools(memory) : [];
+    },
+  };
+  if (served.syndicates.length === 0) return undefined;
+  try {
+    // Tool names clash whoever calls: found now rather than at the first request.
+    await syndicateServerTools(served, { principal: 'client', userId: undefined });
+  } catch (error) {
+    options.warn(`warning: MCP is not served: ${(error as Error).message}`);
+    return undefined;
+  }
+  return createMcpHttpHandler(
+    syndicateServerFactory(served),
+    (_request, authInfo) => (authInfo ? { authInfo } : { refused: Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Unauthorized' }, id: null }, { status: 401 }) }),
+    (error) => options.warn(`warning: MCP HTTP: ${error.message}`),
+  );
+}
+
+export async function createServerApp(options: ServerAppOptions): Promise<ServerApp> {
+  const { platform, syndicates, auth, turns, warn } = options;
+  const store = () => platform.store();
+  const own = [...syndicateRoutes(syndicates), ...sessionRoutes(store, syndicates), ...usageRoutes(store, syndicates, options.prices)];
+  const parts = [...auth.routes, ...turns.routes, ...(options.routes ?? [])];
+  const info = { title: 'Syndicate', version: options.version, description: 'The API of `syndicate serve`. A message to a session whose turn is running follows the syndicate\'s concurrency policy: enqueue (default), reject (409) or interrupt.' };
+  const routes: AnyRoute[] = [...own, ...parts];
+  const openApi = defineRoute({
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'getOpenApi',
+    summary: 'This description of the API (OpenAPI 3.1)',
+    tag: 'Meta',
+    access: 'public',
+    responses: { 200: { description: 'The OpenAPI document' } },
+    handle: async () => json(document),
+  });
+  routes.push(openApi);
+  const document = openApiDocument(routes, info);
+
+  const app = express();
+  app.disable('x-powered-by');
+  const api = express.Router();
+  api.use(express.json({ limit: options.maxBodyBytes ?? DEFAULT_API_BODY_BYTES }));
+  mountRoutes(api, routes, { authenticate: auth.authenticate, warn });
+  api.use((req, res) => sendProblem(res, problem(404, `there is no ${req.method} ${req.baseUrl}${req.path}; the routes are listed at /api/v1/openapi.json`)));
+  api.use(bodyErrors(warn));
+  app.use('/api/v1', api);
+  const [healthz, readyz] = healthRoutes(platform);
+  app.get('/healthz', healthz!);
+  app.get('/readyz', readyz!);
+
+  const authenticateCaller = faceCaller(auth);
+  const a2a = await a2aFace(options, authenticateCaller);
+  if (a2a) app.use('/a2a', a2a.app);
+  const mcp = await mcpFace(options);
+  if (mcp) {
+    const mcpHandle = mcp.handle;
+    app.all('/mcp', async (req: Request, res, next) => {
+      try {
+        const who = await authenticateCaller(req);
+        if ('status' in who) {
+          res.setHeader('WWW-Authenticate', 'Bearer realm="syndicate"');
+          return void res.status(who.status).json({ jsonrpc: '2.0', error: { code: -32001, message: who.message }, id: null });
+        }
+        await mcpHandle(Object.assign(req, { auth: authInfoFor(who) }), res);
+      } catch (error) {
+        next(error);
+      }
+    });
+  }
+  if (options.studio) app.use(options.studio);
+  return {
+    app,
+    routes,
+    async close() {
+      await Promise.all([a2a?.settled(), mcp?.close()]);
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import type { TurnEvent } from '../../../core/events.js';
+import type { SessionCursor, SessionRecord, Store } from '../../../store/store.js';
+import { hasRole, type ApiCaller } from '../../caller.js';
+import type { SyndicateRegistry } from '../../context.js';
+import { defineRoute, fail, json, noContent, type AnyRoute } from '../../http/route.js';
+import { maySeeSession, newSessionId, sessionPrefixOf } from '../../sessionAccess.js';
+
+// The stored sessions of the caller (an admin: everyone's): list, transcript, delete, fork.
+// Another user's session answers 404 like a missing one (sessionAccess.ts).
+
+const DEFAULT_PAGE = 50;
+const MAX_PAGE = 200;
+
+const sessionSchema = z.object({
+  id: z.string(),
+  syndicate: z.string(),
+  createdAt: z.number().int().describe('Milliseconds since the epoch'),
+  updatedAt: z.number().int().describe('Milliseconds since the epoch: the last event, or the creation'),
+  eventCount: z.number().int().describe('Also the seq of the last event'),
+});
+
+const cursorJson = z.object({ u: z.number().int(), i: z.string() });
+
+/** An opaque page token: where the previous page ended. */
+function encodeCursor(session: SessionRecord): string {
+  return Buffer.from(JSON.stringify({ u: session.updatedAt, i: session.id })).toString('base64url');
+}
+
+const cursorSchema = z.string().transform((text, context): SessionCursor => {
+  try {
+    const parsed = cursorJson.parse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
+    return { updatedAt: parsed.u, id: parsed.i };
+  } catch {
+    context.addIssue({ code: 'custom', message: 'not a cursor this server gave out: pass nextCursor from the previous page as it is' });
+    return z.NEVER;
+  }
+});
+
+const idParams = z.object({ id: z.string().min(1).max(300).describe('The session id, URL-encoded (it contains ":")') });
+
+function sessionOf(record: SessionRecord): z.infer<typeof sessionSchema> {
+  const { id, syndicate, createdAt, updatedAt, eventCount } = record;
+  return { id, syndicate, createdAt, updatedAt, eventCount };
+}
+
+function notFound(id: string) {
+  return fail(404, `no session '${id}' of yours; list yours with GET /sessions`);
+}
+
+/** Which sessions the caller may list: their own; an admin's chosen user's, or everyone's. */
+function prefixFor(caller: ApiCaller, user: string | undefined): string | undefined {
+  if (!hasRole(caller, 'admin')) return sessionPrefixOf(caller.userId);
+  return user === undefined ? undefined : sessionPrefixOf(user);
+}
+
+export function sessionRoutes(store: () => Promise<Store>, registry: SyndicateRegistry): AnyRoute[] {
+  const visible = async (caller: ApiCaller, id: string): Promise<SessionRecord | undefined> =>
+    maySeeSession(caller, id) ? (await store()).getSession(id) : undefined;
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/sessions',
+      operationId: 'listSessions',
+      summary: 'Your sessions, most recently updated first, a page at a time',
+      description: 'Members see their own sessions; an admin sees everyone\'s, or one user\'s with `user`.',
+      tag: 'Sessions',
+      access: 'viewer',
+      query: z.object({
+        syndicate: z.string().min(1).max(64).optional().describe('A syndicate id'),
+        user: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional().describe('Admins only: that user\'s sessions'),
+        limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(DEFAULT_PAGE),
+        cursor: cursorSchema.optional().describe('nextCursor of the previous page'),
+      }),
+      responses: { 200: { description: 'A page of sessions', schema: z.object({ sessions: z.array(sessionSchema), nextCursor: z.string().nullable() }) } },
+      handle: async ({ query, caller }) => {
+        const syndicate = query.syndicate === undefined ? undefined : (registry.get(query.syndicate)?.current?.name ?? query.syndicate);
+        // One more than the page says whether there is a next one.
+        const rows = await (await store()).listSessions({ syndicate, idPrefix: prefixFor(caller, query.user), limit: query.limit + 1, after: query.cursor });
+        const page = rows.slice(0, query.limit);
+        return json({ sessions: page.map(sessionOf), nextCursor: rows.length > query.limit ? encodeCursor(page.at(-1)!) : null });
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/sessions/:id',
+      operationId: 'getSession',
+      summary: 'One session',
+      tag: 'Sessions',
+      access: 'viewer',
+      params: idParams,
+      responses: { 200: { description: 'The session', schema: z.object({ session: sessionSchema }) }, 404: { description: 'No such session of yours' } },
+      handle: async ({ params, caller }) => {
+        const session = await visible(caller, params.id);
+        return session ? json({ session: sessionOf(session) }) : notFound(params.id);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/sessions/:id/events',
+      operationId: 'listSessionEvents',
+      summary: "The session's stored transcript: its events in order",
+      tag: 'Sessions',
+      access: 'viewer',
+      params: idParams,
+      query: z.object({
+        after: z.coerce.number().int().min(0).default(0).describe('Only events after this seq'),
+        limit: z.coerce.number().int().min(1).max(10_000).default(1_000),
+      }),
+      responses: {
+        200: { description: 'Events with their seqs', schema: z.object({ events: z.array(z.object({ seq: z.number().int(), event: z.custom<TurnEvent>().describe('A TurnEvent') })) }) },
+        404: { description: 'No such session of yours' },
+      },
+      handle: async ({ params, query, caller }) => {
+        if (!(await visible(caller, params.id))) return notFound(params.id);
+        const events = await (await store()).readEvents(params.id, { afterSeq: query.after, limit: query.limit });
+        return json({ events: events.map(({ seq, event }) => ({ seq, event })) });
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/sessions/:id',
+      operationId: 'deleteSession',
+      summary: 'Deletes a session and its events (its usage stays in the ledger)',
+      tag: 'Sessions',
+      access: 'member',
+      params: idParams,
+      responses: { 204: { description: 'Deleted' }, 404: { description: 'No such session of yours' } },
+      handle: async ({ params, caller }) => {
+        if (!maySeeSession(caller, params.id) || !(await (await store()).deleteSession(params.id))) return notFound(params.id);
+        return noContent();
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/sessions/:id/fork',
+      operationId: 'forkSession',
+      summary: 'A new session of yours holding the events 1..atSeq of this one',
+      tag: 'Sessions',
+      access: 'member',
+      params: idParams,
+      body: z.object({ atSeq: z.number().int().min(0).describe('The last event to copy') }),
+      responses: {
+        201: { description: 'The new session', schema: z.object({ session: sessionSchema }) },
+        404: { description: 'No such session of yours' },
+        422: { description: 'atSeq is past the last event' },
+      },
+      handle: async ({ params, body, caller }) => {
+        const source = await visible(caller, params.id);
+        if (!source) return notFound(params.id);
+        if (body.atSeq > source.eventCount) return fail(422, `atSeq ${body.atSeq} is past the session's last event (${source.eventCount}); fork at a seq from 0 to ${source.eventCount}`);
+        const db = await store();
+        const events = body.atSeq === 0 ? [] : await db.readEvents(params.id, { limit: body.atSeq });
+        const forked = newSessionId(caller.userId);
+        await db.openSession(forked, source.syndicate, { isNew: true });
+        await db.appendEvents(forked, events.map((stored) => stored.event));
+        return json({ session: sessionOf((await db.getSession(forked))!) }, 201);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,82 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Request } from 'express';
+import { createPlatform, type Platform } from '../../src/platform/createPlatform.js';
+import type { ApiCaller } from '../../src/server/caller.js';
+import type { AuthService, TurnService } from '../../src/server/context.js';
+import { problem } from '../../src/server/http/problem.js';
+import { loadSyndicates, type WatchedSyndicateRegistry } from '../../src/server/app/syndicateRegistry.js';
+import { startServer, type RunningServer } from '../../src/server/app/startServer.js';
+import { SHIPPED_PRICES } from '../../src/telemetry/ledger/prices.js';
+import { scratchDir } from '../support/scratchDir.js';
+
+// A real server on 127.0.0.1:0 over a real SQLite store in a scratch folder, serving copies of
+// bundled examples. Authentication is a token -> caller map (the real one is src/server/auth's).
+
+export const EXAMPLES = join(import.meta.dirname, '../../examples');
+
+export const CALLERS: Record<string, ApiCaller> = {
+  'admin-key': { userId: 'admin', role: 'admin', via: 'key' },
+  'alice-key': { userId: 'alice', role: 'member', via: 'key' },
+  'bob-key': { userId: 'bob', role: 'member', via: 'key' },
+  'vera-key': { userId: 'vera', role: 'viewer', via: 'key' },
+};
+
+export function tokenAuth(callers: Record<string, ApiCaller> = CALLERS): AuthService {
+  return {
+    routes: [],
+    async authenticate(req: Request) {
+      const match = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
+      const caller = match ? callers[match[1]!] : undefined;
+      return caller ?? problem(401, 'send Authorization: Bearer <an API key>');
+    },
+  };
+}
+
+/** No turns: what a server has before the turn service is wired. */
+export function idleTurns(): TurnService {
+  return { routes: [], running: () => 0, drain: async () => ({ finished: 0, interrupted: 0 }) };
+}
+
+export interface TestServer {
+  server: RunningServer;
+  platform: Platform;
+  registry: WatchedSyndicateRegistry;
+  folder: string;
+  warnings: string[];
+  /** fetch against the server's /api/v1 as the caller the key names. */
+  api(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
+}
+
+export async function startTestServer(examples: string[] = ['council.yaml', 'triage.yaml']): Promise<TestServer> {
+  const folder = scratchDir('server');
+  for (const name of examples) copyFileSync(join(EXAMPLES, name), join(folder, name));
+  const platform = await createPlatform({ store: join(folder, 'syndicate.db'), env: {} });
+  const warnings: string[] = [];
+  const warn = (message: string) => void warnings.push(message);
+  const registry = loadSyndicates([folder], { platform, warn, offline: true, debounceMs: 20 });
+  const server = await startServer({
+    platform,
+    syndicates: registry,
+    auth: tokenAuth(),
+    turns: idleTurns(),
+    host: '127.0.0.1',
+    port: 0,
+    adminConfigured: false,
+    version: '0.0.0-test',
+    prices: SHIPPED_PRICES,
+    warn,
+  });
+  return {
+    server,
+    platform,
+    registry,
+    folder,
+    warnings,
+    api: (path, { key = 'alice-key', ...init } = {}) =>
+      fetch(`${server.url}/api/v1${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${key}`, ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.headers as Record<string, string> | undefined) },
+      }),
+  };
+}
