@@ -44,8 +44,13 @@ export interface OpenApiInfo {
 
 export function openApiDocument(routes: readonly AnyRoute[], info: OpenApiInfo): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
+  const operationIds = new Set<string>();
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+    // Parts are built apart and merged: a clash would make clients generated from the document wrong.
+    if (operationIds.has(route.operationId)) throw new Error(`two routes have the operationId '${route.operationId}': operationIds must be unique`);
+    if (paths[path]?.[route.method]) throw new Error(`two routes answer ${route.method.toUpperCase()} ${route.path}`);
+    operationIds.add(route.operationId);
     const responses: Record<string, JsonSchema> = {};
     for (const [status, response] of Object.entries(route.responses)) {
       const contentType = response.contentType ?? (response.schema ? 'application/json' : undefined);

@@ -1,0 +1,187 @@
+import express from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { openApiDocument } from '../../src/server/http/openApi.js';
+import { defineRoute, fail, json, mountRoutes, noContent, type AnyRoute } from '../../src/server/http/route.js';
+import { tokenAuth } from './serverFixture.js';
+
+// The shared HTTP layer: zod-declared routes validated at the edge, role checks, failures that
+// name no internals, and the OpenAPI 3.1 document generated from the same declarations.
+
+const warnings: string[] = [];
+
+const routes: AnyRoute[] = [
+  defineRoute({
+    method: 'post',
+    path: '/things/:id',
+    operationId: 'createThing',
+    summary: 'Makes a thing',
+    tag: 'Things',
+    access: 'member',
+    params: z.object({ id: z.string().regex(/^[a-z]+$/) }),
+    query: z.object({ dryRun: z.enum(['true', 'false']).optional().describe('Only check') }),
+    body: z.object({ name: z.string(), tags: z.array(z.string().min(1)).max(3) }),
+    responses: { 201: { description: 'Made', schema: z.object({ id: z.string(), name: z.string() }) } },
+    handle: async ({ params, body }) => json({ id: params.id, name: body.name }, 201),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/things/:id',
+    operationId: 'getThing',
+    summary: 'A thing',
+    tag: 'Things',
+    access: 'viewer',
+    params: z.object({ id: z.string() }),
+    responses: { 200: { description: 'The thing' }, 404: { description: 'None' } },
+    handle: async ({ params }) => (params.id === 'boom' ? Promise.reject(new Error('secret table users_v2 is corrupt')) : fail(404, `no thing '${params.id}'`)),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/things/:id',
+    operationId: 'deleteThing',
+    summary: 'Removes a thing',
+    tag: 'Things',
+    access: 'admin',
+    params: z.object({ id: z.string() }),
+    responses: { 204: { description: 'Gone' } },
+    handle: async () => noContent(),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/ping',
+    operationId: 'ping',
+    summary: 'Public',
+    tag: 'Meta',
+    access: 'public',
+    responses: { 200: { description: 'pong', schema: z.object({ pong: z.literal(true) }) } },
+    handle: async ({ caller }) => json({ pong: caller === undefined }),
+  }),
+];
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  const app = express();
+  const router = express.Router();
+  router.use(express.json());
+  mountRoutes(router, routes, { authenticate: tokenAuth().authenticate, warn: (message) => void warnings.push(message) });
+  app.use(router);
+  server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function call(path: string, init: RequestInit & { key?: string } = {}): Promise<Response> {
+  const { key = 'alice-key', ...rest } = init;
+  return fetch(`${base}${path}`, { ...rest, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
+}
+
+describe('mountRoutes', () => {
+  it('passes parsed input to the handler', async () => {
+    const response = await call('/things/abc', { method: 'POST', body: JSON.stringify({ name: 'n', tags: [] }) });
+    expect(response.status).toBe(201);
+    expect(await response.json()).toStrictEqual({ id: 'abc', name: 'n' });
+  });
+
+  it('names the body field at fault with a JSON pointer', async () => {
+    const response = await call('/things/abc', { method: 'POST', body: JSON.stringify({ name: 'n', tags: ['ok', ''] }) });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    const body = (await response.json()) as { detail: string; errors: Array<{ pointer: string }> };
+    expect(body.errors.map((error) => error.pointer)).toStrictEqual(['#/body/tags/1']);
+    expect(body.detail).toMatch(/^body\.tags\.1: /);
+  });
+
+  it('names a path parameter at fault', async () => {
+    const response = await call('/things/ABC', { method: 'POST', body: JSON.stringify({ name: 'n', tags: [] }) });
+    expect(((await response.json()) as { errors: Array<{ pointer: string }> }).errors[0]!.pointer).toBe('#/params/id');
+  });
+
+  it('names a query parameter at fault', async () => {
+    const response = await call('/things/abc?dryRun=maybe', { method: 'POST', body: JSON.stringify({ name: 'n', tags: [] }) });
+    expect(((await response.json()) as { errors: Array<{ pointer: string }> }).errors[0]!.pointer).toBe('#/query/dryRun');
+  });
+
+  it('refuses a caller below the route’s role with a 403 problem naming both roles', async () => {
+    const response = await call('/things/abc', { method: 'DELETE' });
+    expect(response.status).toBe(403);
+    const { detail } = (await response.json()) as { detail: string };
+    expect(detail).toContain('admin');
+    expect(detail).toContain('member');
+  });
+
+  it('refuses a viewer a member route before reading its body', async () => {
+    const response = await call('/things/abc', { method: 'POST', key: 'vera-key', body: '{}' });
+    expect(response.status).toBe(403);
+  });
+
+  it('answers the authenticator’s problem to a request without credentials', async () => {
+    const response = await fetch(`${base}/things/abc`);
+    expect(response.status).toBe(401);
+  });
+
+  it('lets anyone call a public route, with no caller', async () => {
+    expect(await (await fetch(`${base}/ping`)).json()).toStrictEqual({ pong: true });
+  });
+
+  it('answers a handler failure with a 500 that hides its message, and logs it', async () => {
+    const response = await call('/things/boom');
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toContain('users_v2');
+    expect(warnings.some((warning) => warning.includes('users_v2'))).toBe(true);
+  });
+
+  it('sends the problem a handler returns', async () => {
+    const response = await call('/things/nope');
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { detail: string }).detail).toBe("no thing 'nope'");
+  });
+});
+
+describe('openApiDocument', () => {
+  type Operation = { operationId: string; parameters: Array<{ name: string; in: string; required: boolean; schema: object }>; requestBody?: { content: Record<string, { schema: { required?: string[] } }> }; responses: Record<string, object>; security?: unknown[] };
+  const document = openApiDocument(routes, { title: 'Test', version: '1' }) as { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, object> } };
+
+  it('is OpenAPI 3.1 with paths in OpenAPI template syntax', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths).sort()).toStrictEqual(['/ping', '/things/{id}']);
+  });
+
+  it('gives every operation a unique operationId', () => {
+    const ids = Object.values(document.paths).flatMap((methods) => Object.values(methods).map((operation) => operation.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.sort()).toStrictEqual(['createThing', 'deleteThing', 'getThing', 'ping']);
+  });
+
+  it('declares path parameters as required and optional query parameters as not', () => {
+    const parameters = document.paths['/things/{id}']!.post!.parameters;
+    expect(parameters.map(({ name, in: where, required }) => ({ name, where, required }))).toStrictEqual([
+      { name: 'id', where: 'path', required: true },
+      { name: 'dryRun', where: 'query', required: false },
+    ]);
+  });
+
+  it('describes the request body from its zod schema', () => {
+    const body = document.paths['/things/{id}']!.post!.requestBody!;
+    expect(body.content['application/json']!.schema.required).toStrictEqual(['name', 'tags']);
+  });
+
+  it('refers every operation’s errors to the Problem schema, and marks public routes as needing no credentials', () => {
+    expect(document.paths['/things/{id}']!.get!.responses.default).toMatchObject({ content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+    expect(document.components.schemas.Problem).toBeDefined();
+    expect(document.paths['/ping']!.get!.security).toStrictEqual([]);
+    expect(document.paths['/things/{id}']!.get!.security).toBeUndefined();
+  });
+
+  it('refuses two routes sharing an operationId', () => {
+    expect(() => openApiDocument([routes[0]!, { ...routes[1]!, operationId: 'createThing' }], { title: 'T', version: '1' })).toThrow(/createThing/);
+  });
+});

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TurnEvent } from '../../src/core/events.js';
+import type { Store } from '../../src/store/store.js';
+import { startTestServer, type TestServer } from './serverFixture.js';
+
+// The sessions API over real HTTP and a real SQLite store: a member sees only their own sessions
+// (another's is a 404), an admin everyone's.
+
+let t: TestServer;
+let store: Store;
+
+function message(text: string): TurnEvent {
+  return { type: 'message', text, turnId: 'turn-1', agent: 'Moderator', at: 1_700_000_000_000, depth: 0 };
+}
+
+async function sessionWith(id: string, count: number, syndicate = 'Council'): Promise<string> {
+  await store.openSession(id, syndicate);
+  await store.appendEvents(id, Array.from({ length: count }, (_, index) => message(`m${index + 1}`)));
+  return id;
+}
+
+const path = (id: string) => `/sessions/${encodeURIComponent(id)}`;
+
+beforeAll(async () => {
+  t = await startTestServer(['council.yaml']);
+  store = await t.platform.store();
+  await sessionWith('api:alice:one', 3);
+  await sessionWith('api:alice:two', 1, 'Support Triage');
+  await sessionWith('api:bob:one', 2);
+});
+
+afterAll(async () => {
+  await t.server.close({ graceMs: 0 });
+});
+
+type Listed = { sessions: Array<{ id: string; eventCount: number }>; nextCursor: string | null };
+
+describe('GET /sessions', () => {
+  it("lists only the caller's own sessions", async () => {
+    const body = (await (await t.api('/sessions')).json()) as Listed;
+    expect(body.sessions.map((s) => s.id).sort()).toStrictEqual(['api:alice:one', 'api:alice:two']);
+  });
+
+  it("ignores a member's user filter: it never shows another user's sessions", async () => {
+    const body = (await (await t.api('/sessions?user=bob')).json()) as Listed;
+    expect(body.sessions.map((s) => s.id).sort()).toStrictEqual(['api:alice:one', 'api:alice:two']);
+  });
+
+  it("lets an admin list one user's sessions", async () => {
+    const body = (await (await t.api('/sessions?user=bob', { key: 'admin-key' })).json()) as Listed;
+    expect(body.sessions.map((s) => s.id)).toStrictEqual(['api:bob:one']);
+  });
+
+  it('filters by syndicate id', async () => {
+    const body = (await (await t.api('/sessions?syndicate=council')).json()) as Listed;
+    expect(body.sessions.map((s) => s.id)).toStrictEqual(['api:alice:one']);
+  });
+
+  it('pages with the cursor it gives out', async () => {
+    const first = (await (await t.api('/sessions?limit=1')).json()) as Listed;
+    expect(first.sessions).toHaveLength(1);
+    expect(first.nextCursor).not.toBeNull();
+    const second = (await (await t.api(`/sessions?limit=1&cursor=${first.nextCursor}`)).json()) as Listed;
+    expect(second.sessions).toHaveLength(1);
+    expect(second.nextCursor).toBeNull();
+    expect([first.sessions[0]!.id, second.sessions[0]!.id].sort()).toStrictEqual(['api:alice:one', 'api:alice:two']);
+  });
+
+  it('refuses a cursor it did not give out, naming the field', async () => {
+    const response = await t.api('/sessions?cursor=garbage');
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { errors: Array<{ pointer: string }> }).errors[0]!.pointer).toBe('#/query/cursor');
+  });
+});
+
+describe('GET /sessions/:id and its events', () => {
+  it('answers an own session', async () => {
+    const body = (await (await t.api(path('api:alice:one'))).json()) as { session: { id: string; eventCount: number; syndicate: string } };
+    expect(body.session).toMatchObject({ id: 'api:alice:one', eventCount: 3, syndicate: 'Council' });
+  });
+
+  it("answers another user's session as missing (404, not 403)", async () => {
+    expect((await t.api(path('api:bob:one'))).status).toBe(404);
+    expect((await t.api(`${path('api:bob:one')}/events`)).status).toBe(404);
+  });
+
+  it('gives the stored events in order after a seq', async () => {
+    const body = (await (await t.api(`${path('api:alice:one')}/events?after=1`)).json()) as { events: Array<{ seq: number; event: { text: string } }> };
+    expect(body.events.map((entry) => [entry.seq, entry.event.text])).toStrictEqual([
+      [2, 'm2'],
+      [3, 'm3'],
+    ]);
+  });
+});
+
+describe('POST /sessions/:id/fork', () => {
+  it("creates a new session of the caller's holding events 1..atSeq", async () => {
+    const response = await t.api(`${path('api:alice:one')}/fork`, { method: 'POST', body: JSON.stringify({ atSeq: 2 }) });
+    expect(response.status).toBe(201);
+    const { session } = (await response.json()) as { session: { id: string; eventCount: number; syndicate: string } };
+    expect(session.id.startsWith('api:alice:')).toBe(true);
+    expect(session).toMatchObject({ eventCount: 2, syndicate: 'Council' });
+    expect((await store.readEvents(session.id)).map((entry) => (entry.event as { text: string }).text)).toStrictEqual(['m1', 'm2']);
+  });
+
+  it('refuses a seq past the last event and stores nothing', async () => {
+    const before = (await store.listSessions({ idPrefix: 'api:alice:' })).length;
+    const response = await t.api(`${path('api:alice:one')}/fork`, { method: 'POST', body: JSON.stringify({ atSeq: 9 }) });
+    expect(response.status).toBe(422);
+    expect((await store.listSessions({ idPrefix: 'api:alice:' })).length).toBe(before);
+  });
+
+  it('forbids a viewer to fork', async () => {
+    const response = await t.api(`${path('api:alice:one')}/fork`, { method: 'POST', key: 'vera-key', body: JSON.stringify({ atSeq: 1 }) });
+    expect(response.status).toBe(403);
+  });
+});
+
+describe('DELETE /sessions/:id', () => {
+  it("leaves another user's session alone, answering 404", async () => {
+    expect((await t.api(path('api:bob:one'), { method: 'DELETE' })).status).toBe(404);
+    expect(await store.getSession('api:bob:one')).toBeDefined();
+  });
+
+  it('deletes an own session', async () => {
+    const id = await sessionWith('api:alice:doomed', 1);
+    expect((await t.api(path(id), { method: 'DELETE' })).status).toBe(204);
+    expect(await store.getSession(id)).toBeUndefined();
+  });
+});
