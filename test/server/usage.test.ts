@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UsageRow } from '../../src/store/store.js';
+import { startTestServer, type TestServer } from './serverFixture.js';
+
+// GET /usage over a real ledger: the CLI's groupings with cost; a member sees only the calls of
+// their own sessions, an admin every call.
+
+let t: TestServer;
+
+function row(overrides: Partial<UsageRow>): UsageRow {
+  return {
+    at: Date.now(),
+    syndicate: 'Council',
+    sessionId: 'api:alice:one',
+    turnId: 'turn-1',
+    agent: 'Moderator',
+    provider: 'anthropic.messages',
+    model: 'claude-sonnet-4-5',
+    inputTokens: 1_000,
+    outputTokens: 100,
+    reasoningTokens: 0,
+    cachedInputTokens: 0,
+    latencyMs: 10,
+    outcome: 'ok',
+    turnStatus: 'completed',
+    ...overrides,
+  };
+}
+
+beforeAll(async () => {
+  t = await startTestServer(['council.yaml']);
+  await (await t.platform.store()).recordUsage([
+    row({}),
+    row({ agent: 'Advocate', turnId: 'turn-1' }),
+    row({ sessionId: 'api:bob:one', turnId: 'turn-2', inputTokens: 5_000 }),
+    row({ at: Date.UTC(2020, 0, 1), sessionId: 'api:alice:old', turnId: 'turn-0' }),
+  ]);
+});
+
+afterAll(async () => {
+  await t.server.close({ graceMs: 0 });
+});
+
+type Usage = { by: string; rows: Array<{ key: string; calls: number; inputTokens: number; costUsd: number | null }>; total: { calls: number; inputTokens: number; costUsd: number | null } };
+
+describe('GET /usage', () => {
+  it("groups a member's own calls by agent, with cost", async () => {
+    const body = (await (await t.api('/usage?by=agent&since=7d')).json()) as Usage;
+    expect(body.by).toBe('agent');
+    expect(body.rows.map((r) => [r.key, r.calls]).sort()).toStrictEqual([
+      ['Advocate (Council)', 1],
+      ['Moderator (Council)', 1],
+    ]);
+    expect(body.total.inputTokens).toBe(2_000);
+    expect(body.total.costUsd).toBeGreaterThan(0);
+  });
+
+  it('shows an admin every call', async () => {
+    const body = (await (await t.api('/usage?by=syndicate', { key: 'admin-key' })).json()) as Usage;
+    expect(body.total.calls).toBe(4);
+  });
+
+  it('names the field at fault for a time it cannot read', async () => {
+    const response = await t.api('/usage?since=yesterday-ish');
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { errors: Array<{ pointer: string }> }).errors[0]!.pointer).toBe('#/query/since');
+  });
+
+  it('refuses a grouping the CLI does not have', async () => {
+    expect((await t.api('/usage?by=colour')).status).toBe(400);
+  });
+});
