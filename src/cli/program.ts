@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import { EXIT_CODES_HELP } from './exitCodes.js';
 import { addMemoryCommand } from './memoryCommand.js';
 import { DB_HELP, DB_OPTION } from './storeOption.js';
+import type { ServeOptions } from './serveCommand.js';
 import { PACKAGE_ROOT } from './resolveSyndicateFile.js';
 import type { BindingOptions, DbOptions, McpCommandOptions, McpDemoOptions, PruneSessionsOptions, ServeA2aOptions, SessionsOptions, TurnCommandOptions, UsageOptions } from './options.js';
 
@@ -307,6 +308,29 @@ ${EXIT_CODES_HELP}`)
     .action(async (targets: string[], options: ServeA2aOptions) => {
       const { serveA2aCommand } = await import('./serveA2aCommand.js');
       process.exitCode = await serveA2aCommand(targets, options, packageVersion());
+    });
+
+  program
+    .command('serve')
+    .summary('serve syndicates over one HTTP API, with A2A, MCP and the web studio on the same port')
+    .description(
+      'Serve every syndicate given (default: ./syndicates/ when it exists, and the bundled examples) on one port: the HTTP API at /api/v1, A2A at /a2a/<id>/, MCP at /mcp and the studio at /. A syndicate file changed on disk is used from the next turn; an invalid edit keeps the previous version and shows the error. SYNDICATE_ADMIN_TOKEN is the admin\'s API key; it is required with a non-loopback --host.',
+    )
+    .argument('[paths...]', 'syndicate files or folders of them')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '7700')
+    .option(DB_OPTION, DB_HELP)
+    .option('--offline', 'run every agent on the built-in scripted model: no keys, no network (also SYNDICATE_OFFLINE=1)')
+    .option('--grace <duration>', 'on SIGTERM/SIGINT, how long running turns may take to finish before they are cancelled', '10s')
+    .addHelpText('after', `
+Examples:
+  $ syndicate serve --offline
+  $ syndicate serve ./syndicates --port 8080 --db postgres://localhost/syndicate
+  $ SYNDICATE_ADMIN_TOKEN=$(openssl rand -hex 32) syndicate serve --host 0.0.0.0
+${EXIT_CODES_HELP}`)
+    .action(async (paths: string[], options: ServeOptions) => {
+      const { serveCommand } = await import('./serveCommand.js');
+      process.exitCode = await serveCommand(paths, options, packageVersion());
     });
 
   program

@@ -14,7 +14,7 @@ import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 
 // `syndicate serve-a2a`: serves syndicates as A2A agents until SIGINT or SIGTERM.
 
-function portOf(value: string): number {
+export function portOf(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${value}'`);
   return port;

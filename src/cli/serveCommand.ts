@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseDuration } from '../config/duration.js';
+import { presentedToken, tokenMatches } from '../mcp/http/bearerToken.js';
+import type { Platform } from '../platform/createPlatform.js';
+import { loadSyndicates, type WatchedSyndicateRegistry } from '../server/app/syndicateRegistry.js';
+import { startServer, type StartServerOptions } from '../server/app/startServer.js';
+import type { AuthService, TurnService } from '../server/context.js';
+import { problem } from '../server/http/problem.js';
+import { loadPrices } from '../telemetry/ledger/loadPrices.js';
+import { isOffline } from './compileTarget.js';
+import { ExitCode } from './exitCodes.js';
+import { openPlatform } from './openPlatform.js';
+import { PACKAGE_ROOT } from './resolveSyndicateFile.js';
+import { portOf } from './serveA2aCommand.js';
+import { stopped } from './stopped.js';
+import { UsageError } from './usageError.js';
+
+// `syndicate serve`: one long-running server for every syndicate given (default ./syndicates/
+// and the bundled examples): the HTTP API, A2A, MCP and the studio on one port, until SIGINT or
+// SIGTERM, then a graceful shutdown within --grace.
+
+export interface ServeOptions {
+  db?: string;
+  host: string;
+  port: string;
+  offline?: boolean;
+  grace: string;
+}
+
+
+function graceOf(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new UsageError(`--grace must be a duration like 10s, 500ms or 1m, got '${value}'`);
+  return ms;
+}
+
+/** What is served when no path is named: ./syndicates/ when it exists, and the bundled examples. */
+export function defaultServePaths(cwd: string = process.cwd()): string[] {
+  const local = join(cwd, 'syndicates');
+  return [...(existsSync(local) ? [local] : []), join(PACKAGE_ROOT, 'examples')];
+}
+
+/** The admin's API key from SYNDICATE_ADMIN_TOKEN, until src/server/auth's createAuth replaces it. */
+function adminTokenAuth(token: string | undefined): AuthService {
+  return {
+    routes: [],
+    async authenticate(req) {
+      const presented = presentedToken(req.headers.authorization ?? null);
+      if (token !== undefined && presented !== undefined && tokenMatches(presented, token)) return { userId: 'admin', role: 'admin', via: 'key' };
+      return problem(401, 'send Authorization: Bearer <an API key> (the admin key is SYNDICATE_ADMIN_TOKEN)');
+    },
+  };
+}
+
+/** No turn routes yet: until src/server/turns' createTurnService is wired, nothing runs to drain. */
+function noTurns(): TurnService {
+  return { routes: [], running: () => 0, drain: async () => ({ finished: 0, interrupted: 0 }) };
+}
+
+type ServerParts = Pick<StartServerOptions, 'auth' | 'turns' | 'routes' | 'studio' | 'adminConfigured'>;
+
+/**
+ * The parts other engineers build, in one place for the lead to wire: createAuth (src/server/auth),
+ * createTurnService (src/server/turns), memoryRoutes (src/server/memory), studioHandler
+ * (src/server/studio).
+ */
+export async function serverParts(_platform: Platform, _syndicates: WatchedSyndicateRegistry, env: NodeJS.ProcessEnv): Promise<ServerParts> {
+  const adminToken = env.SYNDICATE_ADMIN_TOKEN || undefined;
+  return { auth: adminTokenAuth(adminToken), turns: noTurns(), routes: [], studio: undefined, adminConfigured: adminToken !== undefined };
+}
+
+/** `version` is the package's (A2A cards, MCP serverInfo, the OpenAPI document). */
+export async function serveCommand(paths: string[], options: ServeOptions, version: string): Promise<number> {
+  const env = process.env;
+  const port = portOf(options.port);
+  const graceMs = graceOf(options.grace);
+  const platform = await openPlatform(options.db, env);
+  const warn = (message: string) => void process.stderr.write(`${message}\n`);
+  let syndicates: WatchedSyndicateRegistry | undefined;
+  try {
+    const served = paths.length > 0 ? paths.map((path) => resolve(path)) : defaultServePaths();
+    try {
+      syndicates = loadSyndicates(served, { platform, warn, offline: isOffline(options.offline, env) });
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const parts = await serverParts(platform, syndicates, env);
+    const pricesFile = env.SYNDICATE_PRICES || undefined;
+    const server = await startServer({ ...parts, platform, syndicates, host: options.host, port, version, prices: loadPrices(pricesFile && resolve(pricesFile)), warn, publicUrl: env.PUBLIC_URL || undefined });
+    const loaded = syndicates.list();
+    process.stdout.write(`Syndicate server at ${server.url} (${loaded.length} syndicate${loaded.length === 1 ? '' : 's'}: ${loaded.map((entry) => entry.id).join(', ')})\n`);
+    process.stdout.write(`  Studio:  ${server.url}/\n  API:     ${server.url}/api/v1 (OpenAPI at /api/v1/openapi.json)\n  A2A:     ${server.url}/a2a/<id>/\n  MCP:     ${server.url}/mcp\n`);
+    await stopped(false);
+    process.stderr.write(`Stopping: letting running turns finish (up to ${options.grace})...\n`);
+    const { finished, interrupted } = await server.close({ graceMs });
+    if (finished + interrupted > 0) process.stderr.write(`${finished} turn(s) finished, ${interrupted} interrupted.\n`);
+    return ExitCode.ok;
+  } finally {
+    await syndicates?.close();
+    await platform.close();
+  }
+}
+
