@@ -57,7 +57,7 @@ export function createSessionHub(warn: (message: string) => void): SessionHub {
       const line = lines.get(sessionId) ?? [];
       if (line.length > 0 && policy === 'reject') return { admitted: false, reason: 'busy' };
       if (policy === 'interrupt') for (const ahead of line) ahead.controller.abort();
-      const turn = createLiveTurn(sessionId, persisted);
+      const turn = createLiveTurn(sessionId, persisted, warn);
       const ahead = line.length > 0 ? line[line.length - 1]!.ended : Promise.resolve();
       line.push(turn);
       lines.set(sessionId, line);
