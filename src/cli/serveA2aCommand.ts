@@ -7,9 +7,10 @@ import { compileTarget } from './compileTarget.js';
 import type { ServeA2aOptions } from './options.js';
 import { openPlatform } from './openPlatform.js';
 import { UsageError } from './usageError.js';
-import { rememberOnceOpen } from './longTermMemory.js';
+import { rememberSession } from './longTermMemory.js';
 import { stopped } from './stopped.js';
-import type { Platform, Recorder } from '../platform/createPlatform.js';
+import type { Platform } from '../platform/createPlatform.js';
+import { openServerTurn, type ServerTurn } from '../platform/serverTurn.js';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 
 // `syndicate serve-a2a`: serves syndicates as A2A agents until SIGINT or SIGTERM.
@@ -50,7 +51,7 @@ export async function serveA2aCommand(targets: string[], options: ServeA2aOption
     const syndicates = new Map(agents.map((agent) => [agent.id, agent.syndicate]));
     const moreAgents = memorySyndicate ? [createMemoryAgent({ syndicate: memorySyndicate, memoryFor: (silo) => platform.memory(memorySyndicate, silo) })] : [];
     // Per task: its session's usage ledger and tracing, and the memory of the caller's silo.
-    const recorders = new Map<string, Recorder>();
+    const turns = new Map<string, ServerTurn>();
     const server = await serveA2a({
       agents,
       store,
@@ -61,18 +62,14 @@ export async function serveA2aCommand(targets: string[], options: ServeA2aOption
       version,
       moreAgents,
       async turnOptions(request) {
-        const syndicate = syndicates.get(request.agentId)!;
-        const recorder = platform.recorder(syndicate.name, request.sessionId);
-        recorders.set(request.taskId, recorder);
-        const memory = await platform.memory(syndicate, request.silo);
-        return { memory: memory?.turn, observers: recorder.observers };
+        const turn = await openServerTurn(platform, syndicates.get(request.agentId)!, request.sessionId, request.silo, rememberSession);
+        turns.set(request.taskId, turn);
+        return turn.options;
       },
       afterTurn(request, status) {
-        const recorder = recorders.get(request.taskId);
-        recorders.delete(request.taskId);
-        if (recorder) platform.track(recorder.settled());
         // Server mode distils after each completed task, so facts are there for the caller's next one.
-        if (status === 'completed') platform.track(rememberOnceOpen(platform.memory(syndicates.get(request.agentId)!, request.silo), request.sessionId));
+        turns.get(request.taskId)?.ended(status);
+        turns.delete(request.taskId);
       },
     });
     if (server.interruptedTasks > 0) process.stderr.write(`${server.interruptedTasks} task(s) left running by a server that has stopped were marked failed.\n`);

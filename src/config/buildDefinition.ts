@@ -1,5 +1,5 @@
 import type { ConfigIssue } from './errors.js';
-import { DEFAULT_MAX_STEPS, DEFAULT_MEMORY_SYSTEM, type AgentDefinition, type SyndicateDefinition } from './definition.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_STEPS, DEFAULT_MEMORY_SYSTEM, type AgentDefinition, type SyndicateDefinition } from './definition.js';
 import { DEFAULT_ROUTE_FLAGS, findRoute } from './routes.js';
 import { currentToolName } from './legacyTools.js';
 import type { DispatchConfig, OrchestratorConfig, SubagentConfig, SyndicateFile, VariableValue } from './schema.js';
@@ -29,6 +29,7 @@ export function buildSyndicate(syndicate: ValidatedSyndicate, warnings: ConfigIs
     maxSteps: config.max_steps ?? DEFAULT_MAX_STEPS,
     attemptTimeoutMs: config.timeout,
     deadlineMs: config.deadline,
+    concurrency: config.concurrency ?? DEFAULT_CONCURRENCY,
     root: buildOrchestrator(syndicate, config.orchestrator.description ?? config.description ?? config.syndicate_name, false),
     warnings,
   };

@@ -1,5 +1,5 @@
 import type { AnyTool } from '../core/tool.js';
-import { DEFAULT_MAX_STEPS, DEFAULT_MEMORY_SYSTEM, type AgentDefinition, type SyndicateDefinition } from './definition.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_STEPS, DEFAULT_MEMORY_SYSTEM, type AgentDefinition, type SyndicateDefinition } from './definition.js';
 
 // Builds definitions in code rather than YAML: embedding Syndicate in a program, tests and
 // benchmarks. The result skips the loader's checks, so names and tools are the caller's to get right.
@@ -53,6 +53,7 @@ export function defineSyndicate(root: AgentDefinition, fields: Partial<Syndicate
     memoryExtractionModel: undefined,
     variables: {},
     maxSteps: DEFAULT_MAX_STEPS,
+    concurrency: DEFAULT_CONCURRENCY,
     root,
     warnings: [],
     ...fields,

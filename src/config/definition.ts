@@ -1,7 +1,7 @@
 import type { JSONSchema7, LanguageModelV3 } from '@ai-sdk/provider';
 import type { AnyTool } from '../core/tool.js';
 import type { ConfigIssue } from './errors.js';
-import type { DispatchConfig, GenerateContentConfig, McpServerConfig, MemorySystem, ScriptStep, VariableValue } from './schema.js';
+import type { Concurrency, DispatchConfig, GenerateContentConfig, McpServerConfig, MemorySystem, ScriptStep, VariableValue } from './schema.js';
 
 // What loadSyndicate hands to the runtime: a validated, fully resolved agent tree.
 // Variables are already interpolated except the per-turn built-ins (`{{current_date}}`),
@@ -64,6 +64,8 @@ export interface SyndicateDefinition {
   attemptTimeoutMs?: number;
   /** `deadline`: the whole turn's limit; undefined = the face's default (none in the library). */
   deadlineMs?: number;
+  /** `concurrency`: a server's answer to a message while the session's turn runs (enqueue, reject, interrupt). */
+  concurrency: Concurrency;
   root: AgentDefinition;
   /** Fields the file sets that this version accepts but does not act on, with where they are. */
   warnings: ConfigIssue[];
@@ -71,3 +73,5 @@ export interface SyndicateDefinition {
 
 export const DEFAULT_MAX_STEPS = 20;
 export const DEFAULT_MEMORY_SYSTEM: MemorySystem = 'session-only';
+/** The next message waits behind the running turn. */
+export const DEFAULT_CONCURRENCY: Concurrency = 'enqueue';

@@ -242,6 +242,8 @@ export const syndicateFileSchema = z
     timeout: durationSchema.optional(),
     /** How long a whole turn may take before it is stopped (`--deadline`). */
     deadline: durationSchema.optional(),
+    /** What a server does with a message to a session whose turn is still running (double texting). */
+    concurrency: z.enum(['enqueue', 'reject', 'interrupt']).optional(),
     /** Code mode for every agent of the syndicate that does not set its own code_mode. */
     code_mode: z.boolean().optional(),
     dispatch: dispatchSchema.optional(),
@@ -262,3 +264,4 @@ export type RouteOverride = z.infer<typeof routeOverrideSchema>;
 export type VariableValue = z.infer<typeof variableValueSchema>;
 export type SyndicateFile = z.infer<typeof syndicateFileSchema>;
 export type MemorySystem = NonNullable<SyndicateFile['memory_system']>;
+export type Concurrency = NonNullable<SyndicateFile['concurrency']>;

@@ -5,7 +5,7 @@ import type { AgentDefinition, RemoteAgentSpec, SyndicateDefinition } from '../c
 import { findRoute } from '../config/routes.js';
 import { SyndicateConfigError } from '../config/errors.js';
 import type { ProvidersConfig } from '../config/projectConfig.js';
-import type { DispatchConfig, MemorySystem, ScriptStep } from '../config/schema.js';
+import type { Concurrency, DispatchConfig, MemorySystem, ScriptStep } from '../config/schema.js';
 import { callSettingsFor, neutralCallSettings, type CallSettings, type MappedCallSettings } from '../models/callSettings.js';
 import { parseModelId, type ProviderFamily } from '../config/modelIds.js';
 import { unknownModelError } from '../models/modelIds.js';
@@ -95,6 +95,8 @@ export interface CompiledSyndicate {
   /** The file's `timeout` (per model call attempt) and `deadline` (per turn), when it sets them. */
   attemptTimeoutMs: number | undefined;
   deadlineMs: number | undefined;
+  /** The file's `concurrency`: what a server does with a message while the session's turn runs. */
+  concurrency: Concurrency;
   root: CompiledAgent;
   /** Every agent by name, for lookups from stored events. */
   agents: ReadonlyMap<string, CompiledAgent>;
@@ -377,6 +379,7 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
     maxSteps: definition.maxSteps,
     attemptTimeoutMs: definition.attemptTimeoutMs,
     deadlineMs: definition.deadlineMs,
+    concurrency: definition.concurrency,
     root,
     agents,
     embedder,

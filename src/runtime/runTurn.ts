@@ -42,6 +42,11 @@ export interface RunTurnOptions {
   deadlineMs?: number;
   /** Long-term memory for this turn's silo (memory_system: long-term): memory tools and preload_memory use it. */
   memory?: TurnMemory;
+  /**
+   * Told of each batch of stored events once it is durable, with the seq of its last event (the
+   * batch's seqs run up to it without gaps): a server streams stored events with their seq.
+   */
+  committed?: (batch: readonly TurnEvent[], lastSeq: number) => void;
 }
 
 const NO_HISTORY: readonly TurnRecord[] = [];
@@ -123,7 +128,11 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
       const batch = pending;
       pending = [];
       // Chained so batches commit in the order they were cut, even from parallel tool calls.
-      writing = writing.then(async () => recordAppended(store, sessionId, batch, await store.appendEvents(sessionId, batch)));
+      writing = writing.then(async () => {
+        const lastSeq = await store.appendEvents(sessionId, batch);
+        recordAppended(store, sessionId, batch, lastSeq);
+        options.committed?.(batch, lastSeq);
+      });
       return writing;
     },
   };

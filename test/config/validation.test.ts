@@ -37,6 +37,20 @@ describe('validation', () => {
     expect(issues).toMatchObject([{ line: 2, column: 1, path: 'max_step', message: "unknown key 'max_step' — did you mean 'max_steps'?" }]);
   });
 
+  it('refuses an unknown concurrency policy with where it is written', () => {
+    const issues = load(syndicateYaml({ extra: ['concurrency: queue'] }));
+
+    expect(issues).toMatchObject([{ line: 2, column: 14, path: 'concurrency' }]);
+    expect(issues[0]?.message).toContain('enqueue');
+  });
+
+  it('compiles concurrency onto the syndicate, enqueue when the file sets none', () => {
+    const dir = writeFixture({ 'syndicate.yaml': syndicateYaml({ extra: ['concurrency: interrupt'] }), 'plain.yaml': syndicateYaml({}) });
+
+    expect(loadSyndicate(path.join(dir, 'syndicate.yaml')).concurrency).toBe('interrupt');
+    expect(loadSyndicate(path.join(dir, 'plain.yaml')).concurrency).toBe('enqueue');
+  });
+
   it('says where a setting belongs when it is written one level too high', () => {
     const issues = load(syndicateYaml({ orchestrator: ['  temperature: 0.2'] }));
 

@@ -21,6 +21,22 @@ describe('sessions', () => {
     await store.close();
   });
 
+  it('tells committed of every stored event once, with the seq the store gave it', async () => {
+    const store = openSqliteStore(tempDbPath());
+    const told: Array<{ seq: number; event: TurnEvent }> = [];
+    const committed = (batch: readonly TurnEvent[], lastSeq: number): void => {
+      batch.forEach((event, i) => told.push({ seq: lastSeq - batch.length + 1 + i, event }));
+    };
+
+    await collect(compile(council), { input: 'Hire a designer?', sessionId: 's1', store });
+    await collect(compile(council), { input: 'And a writer?', sessionId: 's1', store, committed });
+
+    const stored = (await store.readEvents('s1')).filter((row) => row.event.turnId === told[0]?.event.turnId);
+    expect(told).toEqual(stored.map(({ seq, event }) => ({ seq, event })));
+    expect(told[0]!.seq).toBeGreaterThan(1);
+    await store.close();
+  });
+
   it('stores nothing for memory_system internal-only', async () => {
     const store = openSqliteStore(tempDbPath());
 

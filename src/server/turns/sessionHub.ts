@@ -1,0 +1,87 @@
+import type { Concurrency } from '../../config/schema.js';
+import { createLiveTurn, type LiveTurn } from './liveTurn.js';
+
+// One line of turns per session: the running turn first, then those waiting behind it. A session's
+// streams all follow the turn at the head of its line, so a second tab sees the same turn. A
+// message that arrives while a turn runs follows the syndicate's `concurrency:` policy.
+
+/** Runs the turn, pushing its events into `turn`; resolves once runTurn's stream is over. */
+export type TurnRun = (turn: LiveTurn) => Promise<void>;
+
+export type Admission = { admitted: true; turn: LiveTurn } | { admitted: false; reason: 'busy' | 'draining' };
+
+export interface SessionHub {
+  /**
+   * enqueue: runs after the turns ahead; reject: refused while the session has a turn; interrupt:
+   * cancels the turns ahead, then runs. Refused while draining.
+   */
+  admit(sessionId: string, policy: Concurrency, persisted: boolean, run: TurnRun): Admission;
+  /** The turn the session's streams follow: the running one, else the next to run. */
+  current(sessionId: string): LiveTurn | undefined;
+  /** Cancels the session's running and waiting turns; false when it had none. */
+  cancel(sessionId: string): boolean;
+  running(): number;
+  drain(graceMs: number): Promise<{ finished: number; interrupted: number }>;
+}
+
+export function createSessionHub(warn: (message: string) => void): SessionHub {
+  const lines = new Map<string, LiveTurn[]>();
+  const started = new Set<LiveTurn>();
+  let draining = false;
+
+  const leave = (turn: LiveTurn): void => {
+    started.delete(turn);
+    const line = lines.get(turn.sessionId);
+    if (!line) return;
+    line.splice(line.indexOf(turn), 1);
+    if (line.length === 0) lines.delete(turn.sessionId);
+  };
+
+  const start = (turn: LiveTurn, ahead: Promise<void>, run: TurnRun): void => {
+    void ahead
+      .then(() => {
+        started.add(turn);
+        return run(turn);
+      })
+      .catch((error: unknown) => warn(`error: a turn of session ${turn.sessionId} failed outside the turn loop: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`))
+      .finally(() => {
+        // A run that failed before its turn-end still ends the turn for its streams.
+        turn.finish();
+        leave(turn);
+      });
+  };
+
+  return {
+    admit(sessionId, policy, persisted, run) {
+      if (draining) return { admitted: false, reason: 'draining' };
+      const line = lines.get(sessionId) ?? [];
+      if (line.length > 0 && policy === 'reject') return { admitted: false, reason: 'busy' };
+      if (policy === 'interrupt') for (const ahead of line) ahead.controller.abort();
+      const turn = createLiveTurn(sessionId, persisted, warn);
+      const ahead = line.length > 0 ? line[line.length - 1]!.ended : Promise.resolve();
+      line.push(turn);
+      lines.set(sessionId, line);
+      start(turn, ahead, run);
+      return { admitted: true, turn };
+    },
+    current: (sessionId) => lines.get(sessionId)?.[0],
+    cancel(sessionId) {
+      const line = lines.get(sessionId) ?? [];
+      for (const turn of line) turn.controller.abort();
+      return line.length > 0;
+    },
+    running: () => started.size,
+    async drain(graceMs) {
+      draining = true;
+      const turns = [...lines.values()].flat();
+      const all = Promise.all(turns.map((turn) => turn.ended));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+      const left = turns.filter((turn) => !turn.isEnded());
+      for (const turn of left) turn.controller.abort();
+      await all;
+      return { finished: turns.length - left.length, interrupted: left.length };
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import type { ServerContext } from '../context.js';
+import { fail, type Reply } from '../http/route.js';
+import type { LiveTurn } from './liveTurn.js';
+import type { SessionHub } from './sessionHub.js';
+import { turnRun, type TurnRequest } from './turnRunner.js';
+
+// Every face of the turn routes (own events, AI SDK, AG-UI) starts a turn here, so double texting
+// follows the syndicate's `concurrency:` whichever format the client reads.
+
+export function startTurn(ctx: ServerContext, hub: SessionHub, request: TurnRequest): LiveTurn | Reply {
+  const { compiled } = request.syndicate;
+  const admission = hub.admit(request.sessionId, compiled.concurrency, compiled.memorySystem !== 'internal-only', turnRun(ctx, request));
+  if (admission.admitted) return admission.turn;
+  if (admission.reason === 'draining') return fail(503, 'the server is shutting down and takes no new turns; send the message again once it is back');
+  return fail(
+    409,
+    `session '${request.sessionId}' has a turn running and ${compiled.name} sets concurrency: reject; wait for its turn-end (GET /api/v1/sessions/{id}/stream) or cancel it (POST /api/v1/sessions/{id}/cancel), then send again`,
+  );
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import type { ServerContext } from '../context.js';
+import { defineRoute, fail, json, written, type AnyRoute } from '../http/route.js';
+import { newSessionId } from '../sessionAccess.js';
+import { ownEventsFormat } from './formats/ownEvents.js';
+import { isReply, lastEventId, loadedSyndicate, namedSession, sessionNotFound } from './lookups.js';
+import type { SessionHub } from './sessionHub.js';
+import { startTurn } from './startTurn.js';
+import { storedLastTurn, streamLiveTurn, streamStoredTurn } from './streamTurn.js';
+
+// Syndicate's own turn API: post a message and read the turn's events; follow a session's turn
+// from another tab or after a dropped connection; cancel it.
+
+const DOUBLE_TEXTING =
+  "A message to a session whose turn is still running follows the syndicate's `concurrency:` — enqueue (default: runs after it), reject (409), or interrupt (cancels it, then runs).";
+
+const SSE_RESPONSE = { description: 'text/event-stream of TurnEvents: `event: <type>`, `data: <TurnEvent JSON, with seq when stored>`, `id: <seq>` on stored events', contentType: 'text/event-stream' };
+
+const sessionParams = z.object({ id: z.string().min(1) });
+
+export function turnRoutes(ctx: ServerContext, hub: SessionHub): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/turns',
+      operationId: 'postTurn',
+      summary: "Sends a message to a session (new when sessionId is absent) and streams the turn's events",
+      description: `${DOUBLE_TEXTING} Answering an ask_user question (a turn that ended input-required) is the next message to the session. The session id is in the X-Session-Id header.`,
+      tag: 'Turns',
+      access: 'member' as const,
+      body: z.object({ syndicate: z.string().min(1), sessionId: z.string().min(1).max(256).optional(), message: z.string().min(1).max(100_000) }),
+      responses: { 200: SSE_RESPONSE, 404: { description: 'Unknown syndicate or session' }, 409: { description: 'The session is busy and its syndicate sets concurrency: reject' } },
+      async handle({ body, caller, res }) {
+        const syndicate = loadedSyndicate(ctx, body.syndicate);
+        if (isReply(syndicate)) return syndicate;
+        const sessionId = body.sessionId === undefined ? newSessionId(caller.userId) : namedSession(caller, body.sessionId);
+        if (sessionId === undefined) return sessionNotFound(body.sessionId!);
+        const turn = startTurn(ctx, hub, { syndicate, sessionId, input: body.message, caller, newSession: body.sessionId === undefined });
+        if (isReply(turn)) return turn;
+        streamLiveTurn(res, ownEventsFormat(), turn, undefined, { 'x-session-id': sessionId });
+        return written();
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/sessions/:id/stream',
+      operationId: 'streamSession',
+      summary: "Streams the session's running turn (or its last one): the events after Last-Event-ID, then live ones",
+      description: 'A malformed or missing Last-Event-ID starts at the beginning of the turn. Disconnecting does not cancel the turn.',
+      tag: 'Turns',
+      access: 'viewer' as const,
+      params: sessionParams,
+      responses: { 200: SSE_RESPONSE, 404: { description: 'No such session of yours' } },
+      async handle({ params, caller, req, res }) {
+        const sessionId = namedSession(caller, params.id);
+        if (sessionId === undefined) return sessionNotFound(params.id);
+        const afterSeq = lastEventId(req.get('last-event-id'));
+        const turn = hub.current(sessionId);
+        if (turn) {
+          streamLiveTurn(res, ownEventsFormat(), turn, afterSeq);
+          return written();
+        }
+        const store = await ctx.platform.store();
+        if ((await store.getSession(sessionId)) === undefined) return sessionNotFound(params.id);
+        streamStoredTurn(res, ownEventsFormat(), await storedLastTurn(store, sessionId, afterSeq));
+        return written();
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/sessions/:id/cancel',
+      operationId: 'cancelTurn',
+      summary: "Cancels the session's running turn and any waiting behind it",
+      description: 'The turn ends cancelled (its stream gets the turn-end); cancelled is false when nothing was running.',
+      tag: 'Turns',
+      access: 'member' as const,
+      params: sessionParams,
+      responses: { 202: { description: 'Cancel requested', schema: z.object({ cancelled: z.boolean() }) }, 404: { description: 'No such session of yours' } },
+      async handle({ params, caller }) {
+        const sessionId = namedSession(caller, params.id);
+        if (sessionId === undefined) return sessionNotFound(params.id);
+        if (hub.cancel(sessionId)) return json({ cancelled: true }, 202);
+        const store = await ctx.platform.store();
+        if ((await store.getSession(sessionId)) === undefined) return fail(404, `there is no session '${params.id}' of yours with a turn to cancel`);
+        return json({ cancelled: false }, 202);
+      },
+    }),
+  ];
+}

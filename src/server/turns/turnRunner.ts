@@ -1,0 +1,55 @@
+import { errorMessage } from '../../core/errors.js';
+import type { TurnStatus } from '../../core/events.js';
+import { siloFor } from '../../core/silo.js';
+import type { Memory } from '../../memory/openMemory.js';
+import { openServerTurn } from '../../platform/serverTurn.js';
+import { runTurn } from '../../runtime/runTurn.js';
+import type { ApiCaller } from '../caller.js';
+import type { LoadedSyndicate, ServerContext } from '../context.js';
+import type { TurnRun } from './sessionHub.js';
+
+// A turn as the server runs it: the platform's store, the session's ledger and tracing, the long-term
+// memory of the caller's silo (the same silo A2A and MCP give the user), distilled after each
+// completed turn. The syndicate is the version loaded when the message arrived.
+
+export interface TurnRequest {
+  syndicate: LoadedSyndicate;
+  sessionId: string;
+  input: string;
+  caller: ApiCaller;
+  /** The server minted the session id for this turn: no stored session has it. */
+  newSession: boolean;
+}
+
+export function turnRun(ctx: ServerContext, request: TurnRequest): TurnRun {
+  const { compiled } = request.syndicate;
+  const remember = async (memory: Memory, sessionId: string): Promise<void> => {
+    try {
+      await memory.facts.ingestSession(sessionId);
+    } catch (error) {
+      ctx.warn(`warning: could not update long-term memory from session ${sessionId}: ${errorMessage(error)}`);
+    }
+  };
+  return async (turn) => {
+    const store = await ctx.platform.store();
+    const server = await openServerTurn(ctx.platform, compiled, request.sessionId, siloFor(compiled.name, request.caller.userId), remember);
+    let status: TurnStatus = 'failed';
+    const events = runTurn(compiled, {
+      input: request.input,
+      sessionId: request.sessionId,
+      newSession: request.newSession,
+      store,
+      signal: turn.controller.signal,
+      ...server.options,
+      committed: turn.committed,
+    });
+    try {
+      for await (const event of events) {
+        if (event.type === 'turn-end') status = event.status;
+        turn.push(event);
+      }
+    } finally {
+      server.ended(status);
+    }
+  };
+}

@@ -1,0 +1,32 @@
+import type { Concurrency } from '../../../src/config/schema.js';
+import type { LoadedSyndicate } from '../../../src/server/context.js';
+import { createGate, testTools } from '../../a2a/fixtures.js';
+import { agent } from '../../runtime/fixtures.js';
+import { served } from './harness.js';
+
+// The syndicates the turn route tests serve, all on the scripted model.
+
+export const QUESTION = 'Which city should the offsite be in?';
+
+/** One agent: waits at the gate on "wait", asks a question on "offsite", answers "Lisbon" and "hello". */
+export function waiter(concurrency: Concurrency = 'enqueue'): { syndicate: LoadedSyndicate; gate: ReturnType<typeof createGate> } {
+  const gate = createGate();
+  const root = agent('Assistant', {
+    tools: ['gate', 'ask_user'],
+    script: [
+      { match: 'wait', tool_calls: [{ tool: 'gate', args: {} }], repeat: true },
+      { match: 'gate opened', reply: 'Done waiting.', repeat: true },
+      { match: 'offsite', tool_calls: [{ tool: 'ask_user', args: { question: QUESTION } }], repeat: true },
+      { match: 'lisbon', reply: 'Lisbon booked.', repeat: true },
+      { match: 'hello', reply: 'Hi there.', repeat: true },
+    ],
+  });
+  return { syndicate: served(root, { tools: testTools(gate.tool) }, { name: 'Waiter', concurrency }), gate };
+}
+
+/** Delegations two deep: the Moderator consults the Advocate, who consults a Researcher, then the Skeptic. */
+export function council(): LoadedSyndicate {
+  const advocate = agent('Advocate', { description: 'Builds the case for a claim.', subagents: [agent('Researcher', { description: 'Finds supporting facts.' })] });
+  const root = agent('Moderator', { subagents: [advocate, agent('Skeptic', { description: 'Builds the case against a claim.' })] });
+  return served(root, {}, { name: 'Council' });
+}

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { EventSchemas } from '@ag-ui/core/schemas';
+import type { TurnEvent, TurnEventBody } from '../../../src/core/events.js';
+import { createAgUiMapper } from '../../../src/server/turns/formats/agUi.js';
+import { ownEventsMessage } from '../../../src/server/turns/formats/ownEvents.js';
+import { createUiMessageMapper } from '../../../src/server/turns/formats/uiMessageStream.js';
+import { createLiveTurn, type StreamedEvent } from '../../../src/server/turns/liveTurn.js';
+
+// Each wire format is a pure function of the turn's event stream; these pin the mappings.
+
+function event(body: TurnEventBody, where: { agent?: string; depth?: number; delegationId?: string } = {}): TurnEvent {
+  return { turnId: 't1', agent: where.agent ?? 'Moderator', depth: where.depth ?? 0, at: 0, delegationId: where.delegationId, ...body } as TurnEvent;
+}
+
+const SPEAKS = [event({ type: 'turn-start', syndicate: 'Council', input: 'Hi' }), event({ type: 'text-delta', delta: 'Hel' }), event({ type: 'text-delta', delta: 'lo' }), event({ type: 'message', text: 'Hello' })];
+const DELEGATES = [
+  event({ type: 'delegation-start', to: 'Advocate', request: 'Hi', callId: 'c1' }),
+  event({ type: 'delegation-start', to: 'Researcher', request: 'Hi', callId: 'c2' }, { agent: 'Advocate', depth: 1, delegationId: 'c1' }),
+  event({ type: 'text-delta', delta: 'inner' }, { agent: 'Researcher', depth: 2, delegationId: 'c2' }),
+  event({ type: 'delegation-end', to: 'Researcher', callId: 'c2', output: 'facts', isError: false }, { agent: 'Advocate', depth: 1, delegationId: 'c1' }),
+  event({ type: 'delegation-end', to: 'Advocate', callId: 'c1', output: 'case', isError: false }),
+];
+const END = event({ type: 'turn-end', status: 'completed', output: 'Hello' });
+
+describe('AI SDK UI message chunks', () => {
+  it("makes the main run's deltas one text part in a step, closed by its message", () => {
+    const map = createUiMessageMapper();
+
+    expect(SPEAKS.flatMap(map).map((chunk) => chunk.type)).toEqual(['start', 'start-step', 'text-start', 'text-delta', 'text-delta', 'text-end']);
+  });
+
+  it('sends a message that came without deltas whole', () => {
+    const map = createUiMessageMapper();
+
+    const chunks = [SPEAKS[0]!, event({ type: 'message', text: 'Hello' })].flatMap(map);
+
+    expect(chunks).toContainEqual({ type: 'text-delta', id: 'text-1', delta: 'Hello' });
+  });
+
+  it("keeps subagents' text out of the answer and nests delegations by their parent's callId", () => {
+    const map = createUiMessageMapper();
+
+    const chunks = [SPEAKS[0]!, ...DELEGATES].flatMap(map);
+
+    expect(chunks.some((chunk) => chunk.type === 'text-delta')).toBe(false);
+    expect(chunks.filter((chunk) => chunk.type === 'data-delegation').at(-2)).toMatchObject({ id: 'c2', data: { agent: 'Researcher', parent: 'c1', depth: 2, status: 'completed', output: 'facts' } });
+    expect(chunks.filter((chunk) => chunk.type === 'tool-output-available').map((chunk) => chunk.toolCallId)).toEqual(['c2', 'c1']);
+  });
+
+  it('starts a new step for the model call after the previous one', () => {
+    const map = createUiMessageMapper();
+
+    const chunks = [...SPEAKS, event({ type: 'usage', provider: 'p', model: 'm', latencyMs: 1, outcome: 'ok', inputTokens: 1, outputTokens: 1, reasoningTokens: 0, cachedInputTokens: 0 }), event({ type: 'tool-call', tool: 'calc', callId: 'k1', input: { a: 1 } })].flatMap(map);
+
+    expect(chunks.map((chunk) => chunk.type).slice(-3)).toEqual(['finish-step', 'start-step', 'tool-input-available']);
+  });
+
+  it('maps thinking to a reasoning part, the route to a data part, and a cancel to abort before finish', () => {
+    const map = createUiMessageMapper();
+
+    const chunks = [
+      SPEAKS[0]!,
+      event({ type: 'route', route: 'Billing', reason: 'refund', source: 'override' }),
+      event({ type: 'thinking-delta', delta: 'hmm' }),
+      event({ type: 'error', message: 'the turn was cancelled', code: 'cancelled' }),
+      event({ type: 'turn-end', status: 'cancelled', output: '', error: 'the turn was cancelled' }),
+    ].flatMap(map);
+
+    expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'data-route', 'start-step', 'reasoning-start', 'reasoning-delta', 'reasoning-end', 'finish-step', 'abort', 'finish']);
+    expect(chunks.at(-1)).toMatchObject({ finishReason: 'other', messageMetadata: { status: 'cancelled', turnId: 't1' } });
+  });
+});
+
+describe('AG-UI events', () => {
+  const run = { threadId: 'th', runId: 'r1' };
+
+  it('maps a turn to events the AG-UI schemas accept, from RUN_STARTED to RUN_FINISHED', () => {
+    const map = createAgUiMapper(run);
+
+    const events = [...SPEAKS, ...DELEGATES, event({ type: 'thinking', text: 'hmm' }), END].flatMap(map);
+
+    for (const each of events) expect(EventSchemas.safeParse(each).success, JSON.stringify(each)).toBe(true);
+    expect(events.map((each) => each.type)).toEqual([
+      'RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
+      'STEP_STARTED', 'CUSTOM', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END',
+      'STEP_STARTED', 'CUSTOM', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END',
+      'TOOL_CALL_RESULT', 'CUSTOM', 'STEP_FINISHED', 'TOOL_CALL_RESULT', 'CUSTOM', 'STEP_FINISHED',
+      'REASONING_START', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_CONTENT', 'REASONING_MESSAGE_END', 'REASONING_END',
+      'RUN_FINISHED',
+    ]);
+  });
+
+  it('ends a failed or cancelled turn with RUN_ERROR, and the route is a CUSTOM event', () => {
+    const map = createAgUiMapper(run);
+
+    const events = [SPEAKS[0]!, event({ type: 'route', route: 'Billing', reason: 'refund', source: 'override' }), event({ type: 'turn-end', status: 'failed', output: '', error: 'the model is down' })].flatMap(map);
+
+    expect(events.slice(1)).toEqual([
+      { type: 'CUSTOM', name: 'syndicate.route', value: { route: 'Billing', reason: 'refund', source: 'override' } },
+      { type: 'RUN_ERROR', message: 'the model is down', code: 'failed' },
+    ]);
+  });
+});
+
+describe("Syndicate's own events", () => {
+  it('names the message by the event type and gives a stored event its seq as id and in the data', () => {
+    expect(ownEventsMessage({ event: END, seq: 7 })).toBe(`event: turn-end\nid: 7\ndata: ${JSON.stringify({ ...END, seq: 7 })}\n\n`);
+    expect(ownEventsMessage({ event: SPEAKS[1]!, seq: undefined })).toBe(`event: text-delta\ndata: ${JSON.stringify(SPEAKS[1])}\n\n`);
+  });
+});
+
+describe('a live turn', () => {
+  function follow(turn: ReturnType<typeof createLiveTurn>): StreamedEvent[] {
+    const seen: StreamedEvent[] = [];
+    turn.subscribe(undefined, { event: (streamed) => seen.push(streamed), end: () => undefined });
+    return seen;
+  }
+
+  it('holds events until the first batch commits, then streams stored ones with predicted seqs at once', () => {
+    const turn = createLiveTurn('s', true);
+    const seen = follow(turn);
+    const [start, delta, , message] = SPEAKS;
+
+    turn.push(start!);
+    turn.push(delta!);
+    expect(seen).toEqual([]);
+    turn.committed([start!], 11);
+    turn.push(message!);
+
+    expect(seen).toEqual([{ event: start, seq: 11 }, { event: delta, seq: undefined }, { event: message, seq: 12 }]);
+  });
+
+  it('falls back to waiting for commits, with a warning, when the store gives another seq than predicted', () => {
+    const warnings: string[] = [];
+    const turn = createLiveTurn('s', true, (message) => warnings.push(message));
+    const seen = follow(turn);
+    const [start, , , message] = SPEAKS;
+    turn.push(start!);
+    turn.committed([start!], 11);
+    turn.push(message!);
+
+    turn.committed([message!], 20);
+    turn.push(END);
+
+    expect(warnings).toHaveLength(1);
+    expect(seen.map((streamed) => streamed.event.type)).toEqual(['turn-start', 'message']);
+    turn.committed([END], 21);
+    expect(seen.at(-1)).toEqual({ event: END, seq: 21 });
+  });
+});
