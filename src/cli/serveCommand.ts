@@ -5,7 +5,8 @@ import { presentedToken, tokenMatches } from '../mcp/http/bearerToken.js';
 import type { Platform } from '../platform/createPlatform.js';
 import { loadSyndicates, type WatchedSyndicateRegistry } from '../server/app/syndicateRegistry.js';
 import { startServer, type StartServerOptions } from '../server/app/startServer.js';
-import type { AuthService, TurnService } from '../server/context.js';
+import type { AuthService } from '../server/context.js';
+import { createTurnService } from '../server/turns/turnService.js';
 import { problem } from '../server/http/problem.js';
 import { loadPrices } from '../telemetry/ledger/loadPrices.js';
 import { isOffline } from './compileTarget.js';
@@ -53,21 +54,14 @@ function adminTokenAuth(token: string | undefined): AuthService {
   };
 }
 
-/** No turn routes yet: until src/server/turns' createTurnService is wired, nothing runs to drain. */
-function noTurns(): TurnService {
-  return { routes: [], running: () => 0, drain: async () => ({ finished: 0, interrupted: 0 }) };
-}
-
 type ServerParts = Pick<StartServerOptions, 'auth' | 'turns' | 'routes' | 'studio' | 'adminConfigured'>;
 
-/**
- * The parts other engineers build, in one place for the lead to wire: createAuth (src/server/auth),
- * createTurnService (src/server/turns), memoryRoutes (src/server/memory), studioHandler
- * (src/server/studio).
- */
-export async function serverParts(_platform: Platform, _syndicates: WatchedSyndicateRegistry, env: NodeJS.ProcessEnv): Promise<ServerParts> {
+/** The server's parts, each given the one context they share. */
+export async function serverParts(platform: Platform, syndicates: WatchedSyndicateRegistry, env: NodeJS.ProcessEnv, warn: (message: string) => void): Promise<ServerParts> {
   const adminToken = env.SYNDICATE_ADMIN_TOKEN || undefined;
-  return { auth: adminTokenAuth(adminToken), turns: noTurns(), routes: [], studio: undefined, adminConfigured: adminToken !== undefined };
+  const auth = adminTokenAuth(adminToken);
+  const context = { platform, syndicates, authenticate: auth.authenticate, warn };
+  return { auth, turns: createTurnService(context), routes: [], studio: undefined, adminConfigured: adminToken !== undefined };
 }
 
 /** `version` is the package's (A2A cards, MCP serverInfo, the OpenAPI document). */
@@ -85,7 +79,7 @@ export async function serveCommand(paths: string[], options: ServeOptions, versi
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    const parts = await serverParts(platform, syndicates, env);
+    const parts = await serverParts(platform, syndicates, env, warn);
     const pricesFile = env.SYNDICATE_PRICES || undefined;
     const server = await startServer({ ...parts, platform, syndicates, host: options.host, port, version, prices: loadPrices(pricesFile && resolve(pricesFile)), warn, publicUrl: env.PUBLIC_URL || undefined });
     const loaded = syndicates.list();

@@ -53,6 +53,31 @@ describe('syndicate serve', () => {
     expect((await live.result).code).toBe(0);
   });
 
+  it('streams a council turn offline: both delegations end and the answer arrives', async () => {
+    let stdout = '';
+    live = startCli(['serve', '--offline', '--port', '0'], { home: home.path, env: { SYNDICATE_ADMIN_TOKEN: 'a-long-admin-token-for-tests' } });
+    live.child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+    await live.waitForStdout('MCP:');
+    const response = await fetch(`${urlIn(stdout)}/api/v1/turns`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer a-long-admin-token-for-tests', 'content-type': 'application/json' },
+      body: JSON.stringify({ syndicate: 'council', message: 'Should we adopt a four-day week?' }),
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const events = (await response.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice('data: '.length)) as { type: string; status?: string; output?: string; isError?: boolean });
+    const delegations = events.filter((event) => event.type === 'delegation-end');
+    expect(delegations.length).toBeGreaterThanOrEqual(2);
+    expect(delegations.every((event) => event.isError === false)).toBe(true);
+    const end = events.at(-1)!;
+    expect(end).toMatchObject({ type: 'turn-end', status: 'completed' });
+    expect(end.output).not.toBe('');
+    live.child.kill('SIGTERM');
+    expect((await live.result).code).toBe(0);
+  });
+
   it('refuses a non-loopback host without an admin, with the fix', async () => {
     const result = await runCli(['serve', '--offline', '--port', '0', '--host', '0.0.0.0'], { home: home.path });
     expect(result.code).not.toBe(0);
