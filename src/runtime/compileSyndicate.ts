@@ -26,6 +26,7 @@ import type { AnyTool } from '../core/tool.js';
 import { agentModel, DEFAULT_ROOT_MODEL, modelFamily, modelInheritedFrom, modelLabel, type AgentModel, type ModelChoice } from './agentModel.js';
 import { placedAgents, webSearchProblems } from './webSearchProblems.js';
 import { MEMORY_TOOL_NAMES, PRELOAD_MEMORY } from '../config/memoryTools.js';
+import { BACKGROUND_TOOL_NAMES } from '../config/backgroundTools.js';
 import type { RemoteConversation } from './projectTranscript.js';
 import type { TurnContext } from './turnContext.js';
 import { createEmbeddingRouter, type EmbeddingRouter } from './embeddingRouter.js';
@@ -78,6 +79,8 @@ export interface CompiledAgent {
   dispatch: CompiledDispatch | undefined;
   /** Memory tools it lists (config/memoryTools.ts): bound to the turn's silo, they join its tools turn by turn. */
   memoryTools: readonly string[];
+  /** Background-job tools it lists (config/backgroundTools.ts): the face's job runner binds them turn by turn. */
+  backgroundTools: readonly string[];
   /** `preload_memory`: facts recalled for the request are attached to it as reference data. */
   preloadMemory: boolean;
   /** `code_mode`: the model is offered execute_code, and its tools become the script's functions. */
@@ -264,7 +267,12 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
     const tools = new Map<string, AnyTool>();
     const toolList: Array<LanguageModelV3FunctionTool | LanguageModelV3ProviderTool> = [];
     const memoryTools: string[] = [];
+    const backgroundTools: string[] = [];
     for (const name of agent.tools) {
+      if (BACKGROUND_TOOL_NAMES.includes(name)) {
+        backgroundTools.push(name);
+        continue;
+      }
       if (MEMORY_TOOL_NAMES.includes(name)) {
         if (name !== PRELOAD_MEMORY) memoryTools.push(name);
         continue;
@@ -347,6 +355,7 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
       includeHistory: agent.includeContents !== 'none',
       dispatch,
       memoryTools,
+      backgroundTools,
       preloadMemory: agent.tools.includes(PRELOAD_MEMORY),
       codeMode: agent.codeMode,
       scriptFunctions: undefined,

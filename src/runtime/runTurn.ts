@@ -15,6 +15,7 @@ import type { TurnContext } from './turnContext.js';
 import type { TurnRecord } from './projectTranscript.js';
 import type { TurnMemory } from '../memory/turnMemory.js';
 import { UserInputRequired } from '../tools/builtin/askUser.js';
+import type { BackgroundCapability } from './background.js';
 
 export interface RunTurnOptions {
   input: string;
@@ -42,6 +43,8 @@ export interface RunTurnOptions {
   deadlineMs?: number;
   /** Long-term memory for this turn's silo (memory_system: long-term): memory tools and preload_memory use it. */
   memory?: TurnMemory;
+  /** Background jobs (delegate_background, parallel_subtasks…): the scheduler layer's job runner, which the face passes in. */
+  background?: BackgroundCapability;
 }
 
 const NO_HISTORY: readonly TurnRecord[] = [];
@@ -111,6 +114,7 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     history: NO_HISTORY,
     now: options.now?.() ?? new Date(),
     notes: persist ? store.notes : undefined,
+    background: options.background,
     delegationId: undefined,
     emit(agent: string, depth: number, body: TurnEventBody) {
       // `this`: the context of the run emitting, which carries its delegation's id.
