@@ -76,6 +76,8 @@ export interface JobQuery {
 
 export interface ClaimOptions {
   runner: string;
+  /** Only pieces of jobs of these syndicates: the ones the claiming process serves. */
+  syndicates: readonly string[];
   now: number;
   leaseMs: number;
   /** A piece claimed this many times already is not claimed again (see failExhausted). */
@@ -94,10 +96,10 @@ export interface BackgroundJobStore {
    */
   claimPiece(options: ClaimOptions): Promise<PieceRecord | undefined>;
   /**
-   * Ends, failed with `error`, every piece of a running job whose lease expired after `maxAttempts`
-   * claims; resolves to the ids of the jobs touched (each may now report).
+   * Ends, failed with `error`, every piece of a running job of `syndicates` whose lease expired
+   * after `maxAttempts` claims; resolves to the ids of the jobs touched (each may now report).
    */
-  failExhausted(now: number, maxAttempts: number, error: string): Promise<string[]>;
+  failExhausted(syndicates: readonly string[], now: number, maxAttempts: number, error: string): Promise<string[]>;
   /** Extends the runner's lease on the piece, unless another process took it over or the job was cancelled. */
   heartbeat(jobId: string, index: number, runner: string, leaseExpiresAt: number): Promise<Heartbeat>;
   /** Records the piece's outcome if `runner` still holds it and its job runs; false otherwise (nothing written). */

@@ -48,7 +48,7 @@ export interface Delivered {
 export function testRunner(store: Store, syndicate: CompiledSyndicate, delivered: Delivered[], options: Partial<JobRunnerOptions> = {}): JobRunner {
   const runner: JobRunner = createJobRunner({
     store,
-    syndicate: (name) => (name === syndicate.name ? syndicate : undefined),
+    syndicates: new Map([[syndicate.name, syndicate]]),
     async deliverReport(sessionId, text, report) {
       const events: TurnEvent[] = [];
       for await (const event of runTurn(syndicate, { input: text, sessionId, store, background: runner })) events.push(event);

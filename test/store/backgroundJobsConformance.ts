@@ -58,7 +58,7 @@ export function describeBackgroundJobsConformance(name: string, open: () => Prom
     async function claimAll(jobId: string, runner = 'runner-a'): Promise<PieceRecord[]> {
       const claimed: PieceRecord[] = [];
       for (;;) {
-        const piece = await store.backgroundJobs.claimPiece({ runner, now, leaseMs: LEASE, maxAttempts: 2 });
+        const piece = await store.backgroundJobs.claimPiece({ runner, syndicates: ['team'], now, leaseMs: LEASE, maxAttempts: 2 });
         if (!piece) return claimed;
         if (piece.jobId === jobId) claimed.push(piece);
       }
@@ -83,11 +83,23 @@ export function describeBackgroundJobsConformance(name: string, open: () => Prom
       await store.backgroundJobs.create(job);
 
       const claims = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? store : other).backgroundJobs.claimPiece({ runner: `runner-${i}`, now, leaseMs: LEASE, maxAttempts: 2 })),
+        Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? store : other).backgroundJobs.claimPiece({ runner: `runner-${i}`, syndicates: ['team'], now, leaseMs: LEASE, maxAttempts: 2 })),
       );
 
       const taken = claims.filter((piece) => piece?.jobId === job.id).map((piece) => piece!.index);
       expect(taken.sort()).toEqual([0, 1, 2]);
+      await store.backgroundJobs.cancel(job.id, now);
+    });
+
+    it('claims only pieces of the syndicates the process serves', async () => {
+      const job = newJob(1, { syndicate: 'elsewhere' });
+      await store.backgroundJobs.create(job);
+
+      const claimed = await claimAll(job.id);
+      const served = await other.backgroundJobs.claimPiece({ runner: 'runner-b', syndicates: ['elsewhere'], now, leaseMs: LEASE, maxAttempts: 2 });
+
+      expect(claimed).toEqual([]);
+      expect(served).toMatchObject({ jobId: job.id, runner: 'runner-b' });
       await store.backgroundJobs.cancel(job.id, now);
     });
 
@@ -96,7 +108,7 @@ export function describeBackgroundJobsConformance(name: string, open: () => Prom
       await store.backgroundJobs.create(job);
       await claimAll(job.id, 'runner-a');
 
-      const retaken = await other.backgroundJobs.claimPiece({ runner: 'runner-b', now: now + LEASE, leaseMs: LEASE, maxAttempts: 2 });
+      const retaken = await other.backgroundJobs.claimPiece({ runner: 'runner-b', syndicates: ['team'], now: now + LEASE, leaseMs: LEASE, maxAttempts: 2 });
 
       expect(retaken).toMatchObject({ jobId: job.id, runner: 'runner-b', attempts: 2 });
       expect(await store.backgroundJobs.heartbeat(job.id, 0, 'runner-a', now + 2 * LEASE)).toBe('lost');
@@ -109,9 +121,9 @@ export function describeBackgroundJobsConformance(name: string, open: () => Prom
       const job = newJob(1);
       await store.backgroundJobs.create(job);
       await claimAll(job.id);
-      await other.backgroundJobs.claimPiece({ runner: 'runner-b', now: now + LEASE, leaseMs: LEASE, maxAttempts: 2 });
+      await other.backgroundJobs.claimPiece({ runner: 'runner-b', syndicates: ['team'], now: now + LEASE, leaseMs: LEASE, maxAttempts: 2 });
 
-      const touched = await store.backgroundJobs.failExhausted(now + 2 * LEASE, 2, 'the process running it stopped');
+      const touched = await store.backgroundJobs.failExhausted(['team'], now + 2 * LEASE, 2, 'the process running it stopped');
 
       expect(touched).toContain(job.id);
       expect((await store.backgroundJobs.get(job.id))?.pieces[0]).toMatchObject({ status: 'failed', error: 'the process running it stopped', runner: null });

@@ -70,26 +70,26 @@ export function createPostgresBackgroundJobs(db: Db): BackgroundJobStore {
         [query.originSessionId ?? null, query.status ?? null, query.limit],
       );
     },
-    async claimPiece({ runner, now, leaseMs, maxAttempts }) {
+    async claimPiece({ runner, syndicates, now, leaseMs, maxAttempts }) {
       const { rows } = await db.write<PieceRecord>(
         `WITH claimable AS (
            SELECT p.job_id, p.piece_index FROM background_pieces AS p JOIN background_jobs AS j ON j.id = p.job_id
-           WHERE j.status = 'running' AND p.attempts < $4 AND (p.status = 'pending' OR (p.status = 'running' AND p.lease_expires_at <= $2))
+           WHERE j.status = 'running' AND p.attempts < $4 AND j.syndicate = ANY($5::text[]) AND (p.status = 'pending' OR (p.status = 'running' AND p.lease_expires_at <= $2))
            ORDER BY j.created_at, p.job_id, p.piece_index LIMIT 1 FOR UPDATE OF p SKIP LOCKED
          )
          UPDATE background_pieces AS p SET status = 'running', runner = $1, lease_expires_at = $2::bigint + $3::bigint, attempts = p.attempts + 1
          FROM claimable WHERE p.job_id = claimable.job_id AND p.piece_index = claimable.piece_index
          RETURNING ${pieceColumns('p')}`,
-        [runner, now, leaseMs, maxAttempts],
+        [runner, now, leaseMs, maxAttempts, syndicates],
       );
       return rows[0];
     },
-    async failExhausted(now, maxAttempts, error) {
+    async failExhausted(syndicates, now, maxAttempts, error) {
       const { rows } = await db.write<{ jobId: string }>(
         `UPDATE background_pieces AS p SET status = 'failed', error = $3, runner = NULL, lease_expires_at = NULL
-         FROM background_jobs AS j WHERE j.id = p.job_id AND j.status = 'running' AND p.status = 'running' AND p.lease_expires_at <= $1 AND p.attempts >= $2
+         FROM background_jobs AS j WHERE j.id = p.job_id AND j.syndicate = ANY($4::text[]) AND j.status = 'running' AND p.status = 'running' AND p.lease_expires_at <= $1 AND p.attempts >= $2
          RETURNING p.job_id AS "jobId"`,
-        [now, maxAttempts, error],
+        [now, maxAttempts, error, syndicates],
       );
       return [...new Set(rows.map((row) => row.jobId))];
     },

@@ -42,18 +42,18 @@ export function createSqliteBackgroundJobs(db: Database.Database): BackgroundJob
       `SELECT ${JOB_COLUMNS} FROM background_jobs WHERE (@origin IS NULL OR origin_session_id = @origin) AND (@status IS NULL OR status = @status)
        ORDER BY created_at DESC, id DESC LIMIT @limit`,
     ),
-    claimable: db.prepare<[{ now: number; maxAttempts: number }], PieceRecord>(
+    claimable: db.prepare<[{ now: number; maxAttempts: number; syndicates: string }], PieceRecord>(
       `SELECT ${pieceColumns('p')} FROM background_pieces AS p JOIN background_jobs AS j ON j.id = p.job_id
-       WHERE j.status = 'running' AND p.attempts < @maxAttempts
+       WHERE j.status = 'running' AND p.attempts < @maxAttempts AND j.syndicate IN (SELECT value FROM json_each(@syndicates))
          AND (p.status = 'pending' OR (p.status = 'running' AND p.lease_expires_at <= @now))
        ORDER BY j.created_at, p.job_id, p.piece_index LIMIT 1`,
     ),
     take: db.prepare<[runner: string, expiresAt: number, jobId: string, index: number]>(
       "UPDATE background_pieces SET status = 'running', runner = ?, lease_expires_at = ?, attempts = attempts + 1 WHERE job_id = ? AND piece_index = ?",
     ),
-    exhausted: db.prepare<[now: number, maxAttempts: number], { jobId: string; index: number }>(
+    exhausted: db.prepare<[syndicates: string, now: number, maxAttempts: number], { jobId: string; index: number }>(
       `SELECT p.job_id AS jobId, p.piece_index AS "index" FROM background_pieces AS p JOIN background_jobs AS j ON j.id = p.job_id
-       WHERE j.status = 'running' AND p.status = 'running' AND p.lease_expires_at <= ? AND p.attempts >= ?`,
+       WHERE j.syndicate IN (SELECT value FROM json_each(?)) AND j.status = 'running' AND p.status = 'running' AND p.lease_expires_at <= ? AND p.attempts >= ?`,
     ),
     failPiece: db.prepare<[error: string, jobId: string, index: number]>(
       "UPDATE background_pieces SET status = 'failed', error = ?, runner = NULL, lease_expires_at = NULL WHERE job_id = ? AND piece_index = ?",
@@ -85,14 +85,14 @@ export function createSqliteBackgroundJobs(db: Database.Database): BackgroundJob
     sql.insertJob.run({ ...job, status: 'running' });
     job.pieces.forEach((piece, index) => sql.insertPiece.run(job.id, index, piece.agent, piece.request, piece.sessionId));
   });
-  const claim = db.transaction(({ runner, now, leaseMs, maxAttempts }: ClaimOptions): PieceRecord | undefined => {
-    const piece = sql.claimable.get({ now, maxAttempts });
+  const claim = db.transaction(({ runner, syndicates, now, leaseMs, maxAttempts }: ClaimOptions): PieceRecord | undefined => {
+    const piece = sql.claimable.get({ now, maxAttempts, syndicates: JSON.stringify(syndicates) });
     if (!piece) return undefined;
     sql.take.run(runner, now + leaseMs, piece.jobId, piece.index);
     return { ...piece, status: 'running', runner, leaseExpiresAt: now + leaseMs, attempts: piece.attempts + 1 };
   });
-  const failExhausted = db.transaction((now: number, maxAttempts: number, error: string): string[] => {
-    const pieces = sql.exhausted.all(now, maxAttempts);
+  const failExhausted = db.transaction((syndicates: readonly string[], now: number, maxAttempts: number, error: string): string[] => {
+    const pieces = sql.exhausted.all(JSON.stringify(syndicates), now, maxAttempts);
     for (const { jobId, index } of pieces) sql.failPiece.run(error, jobId, index);
     return [...new Set(pieces.map((piece) => piece.jobId))];
   });
@@ -155,8 +155,8 @@ export function createSqliteBackgroundJobs(db: Database.Database): BackgroundJob
     async claimPiece(options) {
       return claim.immediate(options);
     },
-    async failExhausted(now, maxAttempts, error) {
-      return failExhausted.immediate(now, maxAttempts, error);
+    async failExhausted(syndicates, now, maxAttempts, error) {
+      return failExhausted.immediate(syndicates, now, maxAttempts, error);
     },
     async heartbeat(jobId, index, runner, leaseExpiresAt) {
       return heartbeat.immediate(jobId, index, runner, leaseExpiresAt);
