@@ -48,8 +48,8 @@ export interface JobRunner extends BackgroundCapability {
   list(originSessionId?: string): Promise<JobRecord[]>;
   /** Resolves once this process runs no piece and delivers no report (the CLI waits for it before leaving). */
   idle(): Promise<void>;
-  /** How many pieces this process is running or about to deliver for. */
-  readonly busy: number;
+  /** Whether this process is claiming, running or reporting a piece (idle() resolves once it is not). */
+  readonly busy: boolean;
   /** Stops polling and aborts the pieces running here (their leases expire; another runner may take them over). */
   close(): Promise<void>;
 }
@@ -244,7 +244,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
     get busy() {
-      return running.size + delivering.size;
+      return work.size > 0 || running.size > 0;
     },
     async close() {
       closed = true;
