@@ -29,6 +29,7 @@ export function buildSyndicate(syndicate: ValidatedSyndicate, warnings: ConfigIs
     maxSteps: config.max_steps ?? DEFAULT_MAX_STEPS,
     attemptTimeoutMs: config.timeout,
     deadlineMs: config.deadline,
+    dreams: config.dreams,
     root: buildOrchestrator(syndicate, config.orchestrator.description ?? config.description ?? config.syndicate_name, false),
     warnings,
   };

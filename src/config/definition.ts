@@ -1,6 +1,7 @@
 import type { JSONSchema7, LanguageModelV3 } from '@ai-sdk/provider';
 import type { AnyTool } from '../core/tool.js';
 import type { ConfigIssue } from './errors.js';
+import type { DreamsConfig } from './dreams.js';
 import type { DispatchConfig, GenerateContentConfig, McpServerConfig, MemorySystem, ScriptStep, VariableValue } from './schema.js';
 
 // What loadSyndicate hands to the runtime: a validated, fully resolved agent tree.
@@ -65,6 +66,8 @@ export interface SyndicateDefinition {
   /** `deadline`: the whole turn's limit; undefined = the face's default (none in the library). */
   deadlineMs?: number;
   root: AgentDefinition;
+  /** `dreams:`: when and how the syndicate reflects on its sessions, unattended; undefined when it does not. */
+  dreams?: DreamsConfig;
   /** Fields the file sets that this version accepts but does not act on, with where they are. */
   warnings: ConfigIssue[];
 }

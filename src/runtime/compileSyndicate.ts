@@ -27,6 +27,7 @@ import { agentModel, DEFAULT_ROOT_MODEL, modelFamily, modelInheritedFrom, modelL
 import { placedAgents, webSearchProblems } from './webSearchProblems.js';
 import { MEMORY_TOOL_NAMES, PRELOAD_MEMORY } from '../config/memoryTools.js';
 import { BACKGROUND_TOOL_NAMES } from '../config/backgroundTools.js';
+import type { DreamsConfig } from '../config/dreams.js';
 import type { RemoteConversation } from './projectTranscript.js';
 import type { TurnContext } from './turnContext.js';
 import { createEmbeddingRouter, type EmbeddingRouter } from './embeddingRouter.js';
@@ -99,6 +100,8 @@ export interface CompiledSyndicate {
   attemptTimeoutMs: number | undefined;
   deadlineMs: number | undefined;
   root: CompiledAgent;
+  /** `dreams:` as the file declares them (scheduler/dreams runs them). */
+  dreams: DreamsConfig | undefined;
   /** Every agent by name, for lookups from stored events. */
   agents: ReadonlyMap<string, CompiledAgent>;
   /** The embedder `memory_embedding` names (offline: the built-in local one), created on first use. */
@@ -387,6 +390,7 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
     attemptTimeoutMs: definition.attemptTimeoutMs,
     deadlineMs: definition.deadlineMs,
     root,
+    dreams: definition.dreams,
     agents,
     embedder,
     memoryExtractionRules: definition.memoryExtractionRules,
