@@ -5,6 +5,7 @@ import { playTurn } from './playTurn.js';
 import { NOTHING_STORED, storedNote } from './sessionNotes.js';
 import type { TurnCommandOptions } from './options.js';
 import { openTurnSession, type TurnSession } from './turnSession.js';
+import { chatJobRunner, turnQueue } from './chatJobs.js';
 
 const LEAVE_WORDS: ReadonlySet<string> = new Set(['exit', 'quit']);
 
@@ -28,6 +29,10 @@ export async function chatCommand(target: string, options: TurnCommandOptions): 
   const interactive = process.stdin.isTTY === true && !json;
   const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: session.style.cyan('you › '), terminal: interactive && process.stdout.isTTY });
   let running: AbortController | undefined;
+  // Stops report turns still queued or running when the person leaves.
+  const leaving = new AbortController();
+  const queue = turnQueue();
+  const jobs = chatJobRunner(session, queue, AbortSignal.any([leaving.signal, outputClosed]));
   let exitCode: number = ExitCode.ok;
   let turns = 0;
   // Ctrl-C cancels the running turn; at the prompt it leaves. On a terminal readline reports it
@@ -37,6 +42,7 @@ export async function chatCommand(target: string, options: TurnCommandOptions): 
       running.abort();
       return;
     }
+    leaving.abort();
     exitCode = ExitCode.cancelled;
     rl.close();
   };
@@ -57,13 +63,20 @@ export async function chatCommand(target: string, options: TurnCommandOptions): 
         running = new AbortController();
         turns++;
         const signal = AbortSignal.any([running.signal, outputClosed]);
-        await playTurn(session.syndicate, session.turnOptions(input, signal), session.printer, session.spinner);
-        running = undefined;
+        const turn = running;
+        await queue.run(() => playTurn(session.syndicate, { ...session.turnOptions(input, signal), background: jobs }, session.printer, session.spinner));
+        if (running === turn) running = undefined;
         if (!json) process.stdout.write('\n');
       }
       if (interactive) rl.prompt();
     }
+    if (jobs?.busy && !leaving.signal.aborted) {
+      // Piped input ends before the jobs it started: their reports are what the person asked for.
+      (json ? process.stderr : process.stdout).write(`${session.style.dim('Waiting for the background jobs this chat started to report (Ctrl-C leaves now).')}\n`);
+      await Promise.race([jobs.idle(), new Promise((resolve) => leaving.signal.addEventListener('abort', resolve, { once: true }))]);
+    }
   } finally {
+    await jobs?.close();
     rl.close();
     process.off('SIGINT', onInterrupt);
     outputClosed.removeEventListener('abort', onOutputClosed);

@@ -30,6 +30,7 @@ export function buildSyndicate(syndicate: ValidatedSyndicate, warnings: ConfigIs
     attemptTimeoutMs: config.timeout,
     deadlineMs: config.deadline,
     concurrency: config.concurrency ?? DEFAULT_CONCURRENCY,
+    dreams: config.dreams,
     root: buildOrchestrator(syndicate, config.orchestrator.description ?? config.description ?? config.syndicate_name, false),
     warnings,
   };

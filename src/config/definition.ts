@@ -1,6 +1,7 @@
 import type { JSONSchema7, LanguageModelV3 } from '@ai-sdk/provider';
 import type { AnyTool } from '../core/tool.js';
 import type { ConfigIssue } from './errors.js';
+import type { DreamsConfig } from './dreams.js';
 import type { Concurrency, DispatchConfig, GenerateContentConfig, McpServerConfig, MemorySystem, ScriptStep, VariableValue } from './schema.js';
 
 // What loadSyndicate hands to the runtime: a validated, fully resolved agent tree.
@@ -67,6 +68,8 @@ export interface SyndicateDefinition {
   /** `concurrency`: a server's answer to a message while the session's turn runs (enqueue, reject, interrupt). */
   concurrency: Concurrency;
   root: AgentDefinition;
+  /** `dreams:`: when and how the syndicate reflects on its sessions, unattended; undefined when it does not. */
+  dreams?: DreamsConfig;
   /** Fields the file sets that this version accepts but does not act on, with where they are. */
   warnings: ConfigIssue[];
 }

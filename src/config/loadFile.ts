@@ -4,6 +4,7 @@ import type { Problem } from './problem.js';
 import { readReference, referenceDisplayPath } from './references.js';
 import { syndicateFileSchema, type SyndicateFile, type VariableValue } from './schema.js';
 import { schemaProblems } from './schemaProblems.js';
+import { dreamProblems } from './dreams.js';
 import { fileVariables, interpolateVariables, perTurnNameProblems } from './variables.js';
 import { parseYaml, type YamlSource } from './yamlSource.js';
 
@@ -64,6 +65,7 @@ export function loadFile(context: LoadContext, source: SourceFile): LoadedFile |
     ...(context.customModels ? [] : modelProblems(data)),
     ...memoryToolProblems(data, source.chain.length === 0),
     ...dispatchProblems(data),
+    ...dreamProblems(data, context.knownTools),
     ...subagentEntryProblems(data),
     ...mountable.problems,
   ];

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { BUILTIN_TOOL_NAMES, WEB_SEARCH_TOOL, XAI_ONLY_TOOLS, IMAGE_TOOLS } from './builtinToolNames.js';
 import { MEMORY_TOOL_NAMES } from './memoryTools.js';
+import { BACKGROUND_TOOL_NAMES } from './backgroundTools.js';
 import { buildSyndicate, type ValidatedSyndicate } from './buildDefinition.js';
 import type { SyndicateDefinition } from './definition.js';
 import { SyndicateConfigError, sortIssues, type ConfigIssue } from './errors.js';
@@ -26,7 +27,7 @@ export function loadSyndicate(file: string, options: LoadSyndicateOptions = {}):
   const source = readSource(file);
   if ('error' in source) throw new SyndicateConfigError([{ file, line: 0, column: 0, path: '', message: source.error }]);
   const realFile = realpathSync(file);
-  const knownTools = [...new Set([...(options.knownTools ?? BUILTIN_TOOL_NAMES), WEB_SEARCH_TOOL, ...XAI_ONLY_TOOLS, ...IMAGE_TOOLS, ...MEMORY_TOOL_NAMES])];
+  const knownTools = [...new Set([...(options.knownTools ?? BUILTIN_TOOL_NAMES), WEB_SEARCH_TOOL, ...XAI_ONLY_TOOLS, ...IMAGE_TOOLS, ...MEMORY_TOOL_NAMES, ...BACKGROUND_TOOL_NAMES])];
   const context: LoadContext = { jail: path.dirname(realFile), knownTools, customModels: options.customModels ?? false, issues: [], warnings: [] };
   const root = loadFile(context, { file: realFile, display: file, text: source.text, inherited: options.bindings ?? {}, chain: [] });
   const issues = [...context.issues, ...(root ? duplicateNameIssues(root) : [])];

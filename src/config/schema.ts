@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DURATION_FORMAT, parseDuration } from './duration.js';
 import { normalizeOutputSchema } from './normalizeOutputSchema.js';
+import { dreamsSchema } from './dreams.js';
 
 // One schema for a syndicate file. Field names follow melchizedek-agents so its files load
 // unchanged; unknown keys are refused so a typo is an error, not a silently ignored field.
@@ -250,6 +251,8 @@ export const syndicateFileSchema = z
     orchestrator: orchestratorSchema,
     /** Optional: a syndicate of one agent (the orchestrator alone) is a plain agent with tools. */
     subagents: z.array(subagentSchema).optional(),
+    /** An unattended reflection per user silo (config/dreams.ts, scheduler/dreams). */
+    dreams: dreamsSchema.optional(),
   })
   .strict();
 

@@ -26,6 +26,8 @@ import type { AnyTool } from '../core/tool.js';
 import { agentModel, DEFAULT_ROOT_MODEL, modelFamily, modelInheritedFrom, modelLabel, type AgentModel, type ModelChoice } from './agentModel.js';
 import { placedAgents, webSearchProblems } from './webSearchProblems.js';
 import { MEMORY_TOOL_NAMES, PRELOAD_MEMORY } from '../config/memoryTools.js';
+import { BACKGROUND_TOOL_NAMES } from '../config/backgroundTools.js';
+import type { DreamsConfig } from '../config/dreams.js';
 import type { RemoteConversation } from './projectTranscript.js';
 import type { TurnContext } from './turnContext.js';
 import { createEmbeddingRouter, type EmbeddingRouter } from './embeddingRouter.js';
@@ -78,6 +80,8 @@ export interface CompiledAgent {
   dispatch: CompiledDispatch | undefined;
   /** Memory tools it lists (config/memoryTools.ts): bound to the turn's silo, they join its tools turn by turn. */
   memoryTools: readonly string[];
+  /** Background-job tools it lists (config/backgroundTools.ts): the face's job runner binds them turn by turn. */
+  backgroundTools: readonly string[];
   /** `preload_memory`: facts recalled for the request are attached to it as reference data. */
   preloadMemory: boolean;
   /** `code_mode`: the model is offered execute_code, and its tools become the script's functions. */
@@ -98,6 +102,8 @@ export interface CompiledSyndicate {
   /** The file's `concurrency`: what a server does with a message while the session's turn runs. */
   concurrency: Concurrency;
   root: CompiledAgent;
+  /** `dreams:` as the file declares them (scheduler/dreams runs them). */
+  dreams: DreamsConfig | undefined;
   /** Every agent by name, for lookups from stored events. */
   agents: ReadonlyMap<string, CompiledAgent>;
   /** The embedder `memory_embedding` names (offline: the built-in local one), created on first use. */
@@ -266,7 +272,12 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
     const tools = new Map<string, AnyTool>();
     const toolList: Array<LanguageModelV3FunctionTool | LanguageModelV3ProviderTool> = [];
     const memoryTools: string[] = [];
+    const backgroundTools: string[] = [];
     for (const name of agent.tools) {
+      if (BACKGROUND_TOOL_NAMES.includes(name)) {
+        backgroundTools.push(name);
+        continue;
+      }
       if (MEMORY_TOOL_NAMES.includes(name)) {
         if (name !== PRELOAD_MEMORY) memoryTools.push(name);
         continue;
@@ -349,6 +360,7 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
       includeHistory: agent.includeContents !== 'none',
       dispatch,
       memoryTools,
+      backgroundTools,
       preloadMemory: agent.tools.includes(PRELOAD_MEMORY),
       codeMode: agent.codeMode,
       scriptFunctions: undefined,
@@ -381,6 +393,7 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
     deadlineMs: definition.deadlineMs,
     concurrency: definition.concurrency,
     root,
+    dreams: definition.dreams,
     agents,
     embedder,
     memoryExtractionRules: definition.memoryExtractionRules,

@@ -81,7 +81,7 @@ function askedQuestion(agent: CompiledAgent, calls: readonly ModelToolCall[], re
 async function withMcpTools(turn: TurnContext, agent: CompiledAgent, depth: number): Promise<CompiledAgent> {
   if (!agent.mcp) return agent;
   // Names the file declares win: subagents, its tools (web_search included) and the memory tools joined after these.
-  const reserved = new Set([...agent.subagents.keys(), ...agent.tools.keys(), ...agent.toolSpecs.map((spec) => spec.name), ...agent.memoryTools]);
+  const reserved = new Set([...agent.subagents.keys(), ...agent.tools.keys(), ...agent.toolSpecs.map((spec) => spec.name), ...agent.memoryTools, ...agent.backgroundTools]);
   const { tools, warnings } = await agent.mcp.forTurn(reserved, turn.signal);
   for (const message of warnings) turn.emit(agent.name, depth, { type: 'warning', message });
   if (tools.length === 0) return agent;
@@ -101,6 +101,18 @@ function withMemoryTools(turn: TurnContext, agent: CompiledAgent, depth: number)
     return agent;
   }
   const tools = agent.memoryTools.map((name) => memory.tools.get(name)!);
+  return { ...agent, toolSpecs: [...agent.toolSpecs, ...tools.map(functionToolOf)], tools: new Map([...agent.tools, ...tools.map((tool) => [tool.name, tool] as const)]) };
+}
+
+/** The agent with the background-job tools it lists, bound to this run by the face's job runner. */
+function withBackgroundTools(turn: TurnContext, agent: CompiledAgent, depth: number): CompiledAgent {
+  if (agent.backgroundTools.length === 0) return agent;
+  if (!turn.background) {
+    turn.emit(agent.name, depth, { type: 'warning', message: `${agent.name}'s background-job tools (${agent.backgroundTools.join(', ')}) are unavailable: this face runs no background jobs (use \`syndicate chat\` or the server).` });
+    return agent;
+  }
+  const bound = turn.background.tools({ syndicate: turn.syndicate, sessionId: turn.sessionId, agent });
+  const tools = agent.backgroundTools.flatMap((name) => bound.get(name) ?? []);
   return { ...agent, toolSpecs: [...agent.toolSpecs, ...tools.map(functionToolOf)], tools: new Map([...agent.tools, ...tools.map((tool) => [tool.name, tool] as const)]) };
 }
 
@@ -159,7 +171,7 @@ export async function runAgent(turn: TurnContext, declared: CompiledAgent, input
   if (declared.remote) return declared.remote.run(turn, input, depth);
   const described = await withRemoteDescriptions(turn, declared, depth);
   if (described.dispatch) return runDispatch(turn, described, input, depth, runAgent);
-  const equipped = withMemoryTools(turn, await withMcpTools(turn, described, depth), depth);
+  const equipped = withBackgroundTools(turn, withMemoryTools(turn, await withMcpTools(turn, described, depth), depth), depth);
   const agent = equipped.codeMode ? inCodeMode(equipped) : equipped;
   const prompt: LanguageModelV3Message[] = [systemPrompt(turn, agent)];
   if (agent.includeHistory && turn.history.length > 0) prompt.push(...projectTranscript(turn.history, agent.name));

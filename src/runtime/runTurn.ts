@@ -15,6 +15,7 @@ import type { TurnContext } from './turnContext.js';
 import type { TurnRecord } from './projectTranscript.js';
 import type { TurnMemory } from '../memory/turnMemory.js';
 import { UserInputRequired } from '../tools/builtin/askUser.js';
+import type { BackgroundCapability } from './background.js';
 
 export interface RunTurnOptions {
   input: string;
@@ -47,6 +48,8 @@ export interface RunTurnOptions {
    * batch's seqs run up to it without gaps): a server streams stored events with their seq.
    */
   committed?: (batch: readonly TurnEvent[], lastSeq: number) => void;
+  /** Background jobs (delegate_background, parallel_subtasks…): the scheduler layer's job runner, which the face passes in. */
+  background?: BackgroundCapability;
 }
 
 const NO_HISTORY: readonly TurnRecord[] = [];
@@ -116,6 +119,7 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     history: NO_HISTORY,
     now: options.now?.() ?? new Date(),
     notes: persist ? store.notes : undefined,
+    background: options.background,
     delegationId: undefined,
     emit(agent: string, depth: number, body: TurnEventBody) {
       // `this`: the context of the run emitting, which carries its delegation's id.

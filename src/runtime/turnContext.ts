@@ -4,6 +4,7 @@ import type { TurnEventBody } from '../core/events.js';
 import type { TurnRecord } from './projectTranscript.js';
 import type { TurnMemory } from '../memory/turnMemory.js';
 import type { SessionNotes } from '../core/notes.js';
+import type { BackgroundCapability } from './background.js';
 
 /** What every part of one running turn shares. */
 export interface TurnContext {
@@ -23,6 +24,8 @@ export interface TurnContext {
   now: Date;
   /** The session's scratchpad (the store's notes); undefined when the turn keeps no session. */
   notes: SessionNotes | undefined;
+  /** Starts background jobs (scheduler/jobs); undefined when the face runs no job runner. */
+  background: BackgroundCapability | undefined;
   /** The callId of the delegation this run serves (undefined for the root agent): stamped on its events. */
   delegationId: string | undefined;
   emit(agent: string, depth: number, body: TurnEventBody): void;
@@ -55,6 +58,7 @@ function copyContext(turn: TurnContext, delegationId: string | undefined, signal
     history: turn.history,
     now: turn.now,
     notes: turn.notes,
+    background: turn.background,
     delegationId,
     emit: turn.emit,
     flush: turn.flush,

@@ -3,6 +3,7 @@ import type { DocumentStorage } from './documents.js';
 import type { FactStore } from './facts.js';
 import type { SessionNotes } from '../core/notes.js';
 import type { TaskRecords } from './tasks.js';
+import type { BackgroundJobStore, DreamRunRecords } from './backgroundJobs.js';
 
 // The storage boundary. Every method is async so a network database (PostgreSQL) can
 // implement it unchanged; no SQL leaves store/. A conformance suite
@@ -132,5 +133,9 @@ export interface Store {
   readonly facts: FactStore;
   /** The scratchpad: a session's working notes (store/notes.ts), cleared when it goes idle. */
   readonly notes: SessionNotes;
+  /** Background subagent jobs (scheduler/jobs): their pieces' leases, and the report written exactly once. */
+  readonly backgroundJobs: BackgroundJobStore;
+  /** Dream runs (scheduler/dreams), per syndicate and silo. */
+  readonly dreamRuns: DreamRunRecords;
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { describeBackgroundJobsConformance } from './backgroundJobsConformance.js';
 import { describeStoreConformance } from './conformance.js';
 import { describeDocumentStorageConformance } from './documentsConformance.js';
 import { describeFactStoreConformance } from './factsConformance.js';
@@ -17,4 +18,5 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
   describeFactStoreConformance('postgres', open);
   describeDocumentStorageConformance('postgres', open);
   describeSessionNotesConformance('postgres', open);
+  describeBackgroundJobsConformance('postgres', open);
 });

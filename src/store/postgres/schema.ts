@@ -4,6 +4,7 @@ import { DOCUMENTS_MIGRATION } from './documentsSchema.js';
 import { FACT_RESTATES_MIGRATION, FACTS_MIGRATION, HALFVEC_INDEX_MIGRATION } from './factsSchema.js';
 import { NOTES_MIGRATION } from './notesSchema.js';
 import { TASK_LEASES_MIGRATION } from './tasksSchema.js';
+import { BACKGROUND_JOBS_MIGRATION, DREAM_RUNS_MIGRATION } from './backgroundJobsSchema.js';
 
 // Migration i moves the schema from version i to i + 1; syndicate_schema records each one applied.
 // Append new migrations, never edit one that has shipped. They run under an advisory lock, so a
@@ -77,6 +78,8 @@ const MIGRATIONS: readonly string[] = [
   `,
   FACT_RESTATES_MIGRATION,
   HALFVEC_INDEX_MIGRATION,
+  BACKGROUND_JOBS_MIGRATION,
+  DREAM_RUNS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

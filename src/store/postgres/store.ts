@@ -7,6 +7,7 @@ import { createPostgresNotes } from './notes.js';
 import { skillsColumn, usageRowOf, type StoredUsageRow } from '../usageSkills.js';
 import { migrate } from './schema.js';
 import { createPostgresTasks } from './tasks.js';
+import { createPostgresBackgroundJobs, createPostgresDreamRuns } from './backgroundJobs.js';
 
 // Sessions, events and the usage ledger on PostgreSQL. Every write is one statement (its own
 // transaction) or one transaction, committed before the call resolves: what it returns is final
@@ -160,6 +161,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     facts: createPostgresFacts(db),
     documents: createPostgresDocuments(db),
     notes: createPostgresNotes(db),
+    backgroundJobs: createPostgresBackgroundJobs(db),
+    dreamRuns: createPostgresDreamRuns(db),
     close(): Promise<void> {
       closing ??= db.end();
       return closing;

@@ -4,6 +4,7 @@ import { FACT_CODES_MIGRATION, FACT_RESTATES_MIGRATION, FACTS_MIGRATION } from '
 import { TASK_CANCELS_MIGRATION, TASK_LEASES_MIGRATION } from './tasksSchema.js';
 import { NOTES_MIGRATION } from './notesSchema.js';
 import { SESSION_CLAIMS_MIGRATION } from './sessionClaims.js';
+import { BACKGROUND_JOBS_MIGRATION, DREAM_RUNS_MIGRATION } from './backgroundJobsSchema.js';
 
 // Migration i moves the schema from version i to i + 1; PRAGMA user_version records how many have
 // run. Append new migrations, never edit one that has shipped.
@@ -99,6 +100,8 @@ const MIGRATIONS: readonly string[] = [
   TASK_CANCELS_MIGRATION,
   SESSION_CLAIMS_MIGRATION,
   FACT_RESTATES_MIGRATION,
+  BACKGROUND_JOBS_MIGRATION,
+  DREAM_RUNS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,6 +11,7 @@ import { createSqliteNotes } from './notes.js';
 import { createSessionClaims, type SessionClaims } from './sessionClaims.js';
 import { skillsColumn, usageRowOf, type StoredUsageRow } from '../usageSkills.js';
 import { createSqliteTasks } from './tasks.js';
+import { createSqliteBackgroundJobs, createSqliteDreamRuns } from './backgroundJobs.js';
 
 export interface SqliteStoreOptions {
   /** Called with every SQL statement executed, parameters inlined (debugging; tests audit the append path). */
@@ -358,6 +359,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     }),
     facts: createSqliteFacts(db, () => checkpointer.committed()),
     notes: createSqliteNotes(db),
+    backgroundJobs: createSqliteBackgroundJobs(db),
+    dreamRuns: createSqliteDreamRuns(db),
     async openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> {
       if (options?.isNew) return createSession(id, syndicate, true);
       // Read first: a session is opened once per turn and almost always exists already, and a read

@@ -1,0 +1,83 @@
+import { Cron } from 'croner';
+import { z } from 'zod';
+import { parseDuration, DURATION_FORMAT } from './duration.js';
+import { isRecord, type Problem } from './problem.js';
+import { MEMORY_TOOLS } from './memoryTools.js';
+
+// `dreams:` in a syndicate file: an unattended reflection over the sessions since the last dream,
+// per user silo (scheduler/dreams runs it). Checked here, with the rest of the file.
+
+// tools/builtin/askUser.ts names it; config sits below tools/, so the name is written out.
+const ASK_USER_TOOL = 'ask_user';
+
+/** At least an hour apart: a dream reads every session since the last one, so a tighter loop only repeats itself. */
+export const MIN_DREAM_INTERVAL_MS = 3_600_000;
+
+export const dreamsSchema = z
+  .object({
+    every: z
+      .union([z.string(), z.number()])
+      .transform((value, ctx) => {
+        const ms = parseDuration(value);
+        if (ms === undefined) ctx.addIssue({ code: 'custom', message: `must be a duration: ${DURATION_FORMAT} (e.g. 24h)` });
+        else if (ms < MIN_DREAM_INTERVAL_MS) ctx.addIssue({ code: 'custom', message: 'must be at least 1h: a dream reflects on every session since the last one' });
+        return ms ?? 0;
+      })
+      .optional(),
+    cron: z
+      .string()
+      .refine((pattern) => cronProblem(pattern) === undefined, { error: (issue) => `is not a cron expression croner accepts: ${cronProblem(String(issue.input))} (e.g. "0 3 * * *" for 03:00 every day)` })
+      .optional(),
+    timezone: z
+      .string()
+      .refine((zone) => Intl.supportedValuesOf('timeZone').includes(zone) || zone === 'UTC', { error: 'is not an IANA time zone (e.g. Europe/Lisbon or UTC)' })
+      .optional(),
+    /** The agent that dreams: its model and instruction, with the restricted tool set below. */
+    agent: z.string().min(1),
+    instruction: z.string().min(1).optional(),
+    /** Tools beyond the memory tools: a dream may write nothing else unless listed here. */
+    tools: z.array(z.string().min(1)).optional(),
+  })
+  .strict()
+  .superRefine((dreams, ctx) => {
+    if ((dreams.every === undefined) === (dreams.cron === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'set `every` (e.g. 24h) or `cron` (e.g. "0 3 * * *"), one of them' });
+    }
+    if (dreams.timezone !== undefined && dreams.cron === undefined) ctx.addIssue({ code: 'custom', path: ['timezone'], message: 'only used with `cron`: `every` counts from the last dream' });
+  });
+
+export type DreamsConfig = z.infer<typeof dreamsSchema>;
+
+function cronProblem(pattern: string): string | undefined {
+  try {
+    new Cron(pattern, { paused: true });
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** What the schema cannot check: the agent exists, the file keeps long-term memory, the tools are allowed. */
+export function dreamProblems(data: unknown, knownTools: readonly string[]): Problem[] {
+  if (!isRecord(data) || !isRecord(data['dreams'])) return [];
+  const dreams = data['dreams'];
+  const problems: Problem[] = [];
+  if (data['memory_system'] !== 'long-term') {
+    problems.push({ path: ['dreams'], message: 'dreams write a journal and facts into long-term memory: set memory_system: long-term' });
+  }
+  const subagents = Array.isArray(data['subagents']) ? (data['subagents'] as unknown[]) : [];
+  const names = [data['orchestrator'], ...subagents].flatMap((entry) => (isRecord(entry) && typeof entry['name'] === 'string' ? [entry['name']] : []));
+  const agent = dreams['agent'];
+  if (typeof agent === 'string' && !names.includes(agent)) {
+    problems.push({ path: ['dreams', 'agent'], message: `no agent is named '${agent}': name one of ${names.join(', ') || 'the agents in this file'}` });
+  }
+  const tools = dreams['tools'];
+  if (Array.isArray(tools)) {
+    tools.forEach((tool: unknown, index) => {
+      if (typeof tool !== 'string') return;
+      if (tool === ASK_USER_TOOL) problems.push({ path: ['dreams', 'tools', index], message: 'a dream runs with nobody there to answer: remove ask_user' });
+      else if (!knownTools.includes(tool) && !MEMORY_TOOLS.includes(tool)) problems.push({ path: ['dreams', 'tools', index], message: `unknown tool '${tool}'` });
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { errorMessage } from '../../core/errors.js';
+import type { BackgroundCapability } from '../../runtime/background.js';
+import type { CompiledSyndicate } from '../../runtime/compileSyndicate.js';
+import type { RunTurnOptions } from '../../runtime/runTurn.js';
+import type { JobRecord, JobReport, PieceOutcome, PieceRecord } from '../../store/backgroundJobs.js';
+import type { Store } from '../../store/store.js';
+import { createJobTools, type JobControl, type JobScope } from './jobTools.js';
+import { runPiece } from './runPiece.js';
+import { renderReport } from './report.js';
+
+// Runs background jobs' pieces in this process and delivers their reports. Pieces are claimed from
+// the store under a lease the runner renews while the piece runs, so a piece whose process died is
+// taken over by any runner on the database once its lease expires, and fails after maxAttempts.
+// The report is written exactly once (the store's transaction); delivery follows it, and a report
+// written but not delivered (a crash in between) is delivered when a runner next starts.
+
+/** Runs the report turn in the originating session (the face's turn queue: behind a running turn, like any message). */
+export type DeliverReport = (sessionId: string, text: string, report: JobReport) => Promise<void>;
+
+export interface JobRunnerOptions {
+  store: Store;
+  /** The syndicates this process serves, by name: it runs the pieces of their jobs, and no others. */
+  syndicates: ReadonlyMap<string, CompiledSyndicate>;
+  deliverReport: DeliverReport;
+  /** What every piece's turn gets besides its input, session, signal and limit: observers, memory. */
+  pieceTurnOptions?(piece: PieceRecord, job: JobRecord): Partial<RunTurnOptions>;
+  /** This process's name on the leases; by default host, pid and a random suffix. */
+  runner?: string;
+  leaseMs?: number;
+  /** How often the runner looks for pieces others left (a crashed process) and reports to redeliver. */
+  pollMs?: number;
+  /** Pieces this process runs at once. */
+  concurrency?: number;
+  /** Claims of one piece before it fails. */
+  maxAttempts?: number;
+  now?(): number;
+  /** Told about failures that stop nothing (a delivery that failed, a poll that could not read). */
+  warn?(message: string): void;
+}
+
+export interface JobRunner extends BackgroundCapability {
+  readonly name: string;
+  /** Starts polling: recovery of abandoned pieces and undelivered reports. Jobs this process starts run without it. */
+  start(): void;
+  cancel(jobId: string): Promise<string[]>;
+  list(originSessionId?: string): Promise<JobRecord[]>;
+  /** Resolves once this process runs no piece and delivers no report (the CLI waits for it before leaving). */
+  idle(): Promise<void>;
+  /** Whether this process is claiming, running or reporting a piece (idle() resolves once it is not). */
+  readonly busy: boolean;
+  /** Stops polling and aborts the pieces running here (their leases expire; another runner may take them over). */
+  close(): Promise<void>;
+}
+
+const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_POLL_MS = 2_000;
+const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_MAX_ATTEMPTS = 2;
+
+export function createJobRunner(options: JobRunnerOptions): JobRunner {
+  const { store } = options;
+  const jobs = store.backgroundJobs;
+  const name = options.runner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const now = options.now ?? Date.now;
+  const served = [...options.syndicates.keys()];
+  const warn = options.warn ?? ((message: string) => void process.stderr.write(`warning: ${message}\n`));
+  /** The pieces running here, by `${jobId}#${index}`. */
+  const running = new Map<string, { jobId: string; controller: AbortController }>();
+  const work = new Set<Promise<void>>();
+  const delivering = new Set<string>();
+  let idleWaiters: Array<() => void> = [];
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  let claiming = false;
+  let claimAgain = false;
+
+  const track = (promise: Promise<void>): void => {
+    const done = promise.catch((error: unknown) => warn(`a background job step failed: ${errorMessage(error)}`)).finally(() => {
+      work.delete(done);
+      if (work.size === 0 && running.size === 0) {
+        for (const resolve of idleWaiters) resolve();
+        idleWaiters = [];
+      }
+    });
+    work.add(done);
+  };
+
+  const deliver = async (report: JobReport): Promise<void> => {
+    if (delivering.has(report.key)) return;
+    delivering.add(report.key);
+    try {
+      await options.deliverReport(report.originSessionId, report.text, report);
+      await jobs.markDelivered(report.key, now());
+    } finally {
+      delivering.delete(report.key);
+    }
+  };
+
+  const tryReport = async (jobId: string): Promise<void> => {
+    const report = await jobs.report(jobId, now(), renderReport);
+    if (report) await deliver(report);
+  };
+
+  const execute = async (piece: PieceRecord): Promise<void> => {
+    const key = `${piece.jobId}#${piece.index}`;
+    const controller = new AbortController();
+    running.set(key, { jobId: piece.jobId, controller });
+    // Renewed at a third of the lease, so two missed beats still hold it.
+    const beat = setInterval(() => {
+      jobs.heartbeat(piece.jobId, piece.index, name, now() + leaseMs).then(
+        (state) => state !== 'held' && controller.abort(),
+        (error: unknown) => warn(`the lease of background piece ${key} could not be renewed: ${errorMessage(error)}`),
+      );
+    }, Math.max(1, Math.floor(leaseMs / 3)));
+    beat.unref();
+    let outcome: PieceOutcome | undefined;
+    try {
+      const stored = await jobs.get(piece.jobId);
+      if (!stored || stored.job.status !== 'running') return;
+      const { job } = stored;
+      const syndicate = options.syndicates.get(job.syndicate);
+      outcome = syndicate
+        ? await runPiece({ syndicate, job, piece, store, signal: controller.signal, background: capabilityFor({ parent: job }), extra: options.pieceTurnOptions?.(piece, job) })
+        : { status: 'failed', error: `the syndicate '${job.syndicate}' is not served by this process, so its piece could not run` };
+    } catch (error) {
+      outcome = { status: 'failed', error: errorMessage(error) };
+    } finally {
+      clearInterval(beat);
+      running.delete(key);
+    }
+    // Aborted: the job was cancelled, the lease lost, or this runner is closing. Nothing to record.
+    if (outcome === undefined || controller.signal.aborted) return;
+    if (await jobs.endPiece(piece.jobId, piece.index, name, outcome)) await tryReport(piece.jobId);
+  };
+
+  /** Claims and starts pieces while there is room; one claim loop at a time. */
+  const claim = async (): Promise<void> => {
+    if (claiming) {
+      claimAgain = true;
+      return;
+    }
+    claiming = true;
+    try {
+      do {
+        claimAgain = false;
+        while (!closed && running.size < concurrency) {
+          const piece = await jobs.claimPiece({ runner: name, syndicates: served, now: now(), leaseMs, maxAttempts });
+          if (!piece) break;
+          track(execute(piece).finally(() => kick()));
+        }
+      } while (claimAgain && !closed);
+    } finally {
+      claiming = false;
+    }
+  };
+  const kick = (): void => {
+    if (!closed) track(claim());
+  };
+
+  const poll = async (): Promise<void> => {
+    const exhausted = await jobs.failExhausted(served, now(), maxAttempts, `the process running it stopped, ${maxAttempts} times (its lease expired)`);
+    for (const jobId of exhausted) track(tryReport(jobId));
+    // Left by a process that wrote the report and died before it was delivered; a lease's age, so
+    // a report another live process is delivering right now is left to it.
+    for (const report of await jobs.undelivered()) {
+      if (options.syndicates.has(report.syndicate) && report.createdAt <= now() - leaseMs) track(deliver(report));
+    }
+    kick();
+  };
+
+  /** Walks a job's parents up to the job a session's turn started. */
+  const owned = async (jobId: string, sessionId: string): Promise<boolean> => {
+    for (let id: string | null = jobId, hops = 0; id !== null && hops <= 10; hops++) {
+      const stored = await jobs.get(id);
+      if (!stored) return false;
+      if (stored.job.originSessionId === sessionId) return true;
+      id = stored.job.parentJobId;
+    }
+    return false;
+  };
+
+  const cancel = async (jobId: string): Promise<string[]> => {
+    const cancelled = await jobs.cancel(jobId, now());
+    const ids = new Set(cancelled);
+    // Pieces running here stop now; those running elsewhere stop at their next heartbeat.
+    for (const { jobId: pieceJob, controller } of running.values()) if (ids.has(pieceJob)) controller.abort();
+    return cancelled;
+  };
+
+  const control: JobControl = {
+    async start(run, scope, pieces, timeoutS) {
+      const id = `job-${randomUUID()}`;
+      const job = await jobs.create({
+        id,
+        originSessionId: run.sessionId,
+        syndicate: run.syndicate.name,
+        parentJobId: scope.parent?.id ?? null,
+        depth: (scope.parent?.depth ?? 0) + 1,
+        timeoutMs: timeoutS * 1000,
+        createdAt: now(),
+        pieces: pieces.map((piece, index) => ({ ...piece, sessionId: `bg:${id}:${index}` })),
+      });
+      kick();
+      return job;
+    },
+    cancel,
+    owned,
+    async listed(sessionId) {
+      const listed = await jobs.list({ originSessionId: sessionId, limit: 20 });
+      return Promise.all(
+        listed.map(async (job) => ({
+          job_id: job.id,
+          status: job.status,
+          pieces: ((await jobs.get(job.id))?.pieces ?? []).map((piece) => ({ agent: piece.agent, status: piece.status })),
+        })),
+      );
+    },
+  };
+
+  function capabilityFor(scope: JobScope): BackgroundCapability {
+    return { tools: (run) => createJobTools(run, scope, control) };
+  }
+  const topLevel = capabilityFor({ parent: undefined });
+
+  return {
+    name,
+    tools: topLevel.tools,
+    start() {
+      if (timer || closed) return;
+      timer = setInterval(() => track(poll()), pollMs);
+      timer.unref();
+      track(poll());
+    },
+    cancel,
+    list: (originSessionId) => jobs.list({ originSessionId, limit: 100 }),
+    idle() {
+      if (work.size === 0 && running.size === 0) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    get busy() {
+      return work.size > 0 || running.size > 0;
+    },
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      for (const { controller } of running.values()) controller.abort();
+      await Promise.allSettled([...work]);
+    },
+  };
+}
