@@ -2,7 +2,7 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Req
 import { siloOf, type Caller } from '../../a2a/caller.js';
 import { createA2aApp, type A2aApp, type ServedSyndicate } from '../../a2a/createA2aApp.js';
 import { rateLimitedWarning } from '../../a2a/rateLimitedWarning.js';
-import type { AuthenticateCaller } from '../../a2a/security.js';
+import { loopbackOnly, type AuthenticateCaller } from '../../a2a/security.js';
 import { DEFAULT_LEASE_MS, holdTaskLease, type TaskLease } from '../../a2a/taskLease.js';
 import { authInfoFor } from '../../mcp/callerAuth.js';
 import { createMcpHttpHandler, type McpHttpHandler } from '../../mcp/http/serveHttp.js';
@@ -37,6 +37,8 @@ export interface ServerAppOptions {
   baseUrl: string;
   /** The package's, in A2A cards, MCP serverInfo and the OpenAPI document. */
   version: string;
+  /** Refuse requests not addressed to a loopback name (DNS-rebinding protection): a loopback bind without PUBLIC_URL. */
+  loopbackOnly?: boolean;
   /** This process's A2A task lease name (see a2a/taskLease.ts). */
   runner: string;
   prices: PriceTable;
@@ -203,6 +205,8 @@ export async function createServerApp(options: ServerAppOptions): Promise<Server
 
   const app = express();
   app.disable('x-powered-by');
+  // A page on another site can reach 127.0.0.1 from a browser, but names its own host: every face is guarded.
+  if (options.loopbackOnly) app.use(loopbackOnly((_req, res, status, message) => sendProblem(res, problem(status, message))));
   const api = express.Router();
   api.use(express.json({ limit: options.maxBodyBytes ?? DEFAULT_API_BODY_BYTES }));
   mountRoutes(api, routes, { authenticate: auth.authenticate, warn });
