@@ -1,12 +1,15 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import { siloOf, type Caller } from '../../a2a/caller.js';
-import { createA2aApp, type A2aApp } from '../../a2a/createA2aApp.js';
-import type { AuthenticateCaller } from '../../a2a/security.js';
+import { createA2aApp, type A2aApp, type ServedSyndicate } from '../../a2a/createA2aApp.js';
+import { rateLimitedWarning } from '../../a2a/rateLimitedWarning.js';
+import { loopbackOnly, type AuthenticateCaller } from '../../a2a/security.js';
+import { DEFAULT_LEASE_MS, holdTaskLease, type TaskLease } from '../../a2a/taskLease.js';
 import { authInfoFor } from '../../mcp/callerAuth.js';
 import { createMcpHttpHandler, type McpHttpHandler } from '../../mcp/http/serveHttp.js';
 import { syndicateServerFactory, syndicateServerTools, type SyndicateServerOptions } from '../../mcp/syndicateServer.js';
 import { sharedMemoryTools } from '../../memory/sharedMemoryTools.js';
 import type { Platform } from '../../platform/createPlatform.js';
+import type { Store } from '../../store/store.js';
 import type { PriceTable } from '../../telemetry/ledger/prices.js';
 import type { AuthService, SyndicateRegistry, TurnService } from '../context.js';
 import { openApiDocument } from '../http/openApi.js';
@@ -34,10 +37,14 @@ export interface ServerAppOptions {
   baseUrl: string;
   /** The package's, in A2A cards, MCP serverInfo and the OpenAPI document. */
   version: string;
+  /** Refuse requests not addressed to a loopback name (DNS-rebinding protection): a loopback bind without PUBLIC_URL. */
+  loopbackOnly?: boolean;
   /** This process's A2A task lease name (see a2a/taskLease.ts). */
   runner: string;
   prices: PriceTable;
   maxBodyBytes?: number;
+  /** How long the A2A task lease lasts without a heartbeat (see a2a/taskLease.ts); 30 s by default. */
+  leaseMs?: number;
   warn(message: string): void;
 }
 
@@ -45,7 +52,9 @@ export interface ServerApp {
   app: Express;
   /** Every /api/v1 route, as openapi.json describes them. */
   routes: AnyRoute[];
-  /** Closes the A2A and MCP faces (their task states written, their sessions ended). */
+  /** How many A2A tasks dead processes left running were marked failed at startup. */
+  interruptedTasks: number;
+  /** Closes the A2A and MCP faces (their task states written, their sessions ended, the task lease ended). */
   close(): Promise<void>;
 }
 
@@ -88,14 +97,49 @@ function healthRoutes(platform: Platform): RequestHandler[] {
   return [healthz, readyz];
 }
 
-async function a2aFace(options: ServerAppOptions, authenticateCaller: AuthenticateCaller): Promise<A2aApp | undefined> {
+interface A2aFace {
+  a2a: A2aApp;
+  lease: TaskLease;
+  close(): Promise<void>;
+}
+
+/**
+ * As serveA2a does: the task lease is taken before any request (startup marks failed only what
+ * dead processes left running), and cancels other servers on the database hear reach our turns.
+ */
+async function a2aFace(options: ServerAppOptions, authenticateCaller: AuthenticateCaller): Promise<A2aFace | undefined> {
   const agents = options.syndicates.list().flatMap((entry) => (entry.current ? [{ id: entry.id, syndicate: entry.current.compiled }] : []));
   if (agents.length === 0) return undefined;
+  const { platform, warn } = options;
+  const store = await platform.store();
+  const lease = await holdTaskLease(store.tasks, { runner: options.runner, leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS, warn });
+  const a2a = a2aApp(options, authenticateCaller, agents, store);
+  const cancelWarning = rateLimitedWarning(warn);
+  const cancels = await store.tasks
+    .watchCancels(({ agent, taskId }) => a2a.abortTurn(agent, taskId), {
+      onError: (error) => cancelWarning(`warning: a cancel sent from another server may be missed: ${error.message}`),
+    })
+    .catch(async (error: unknown) => {
+      await lease.end();
+      throw error;
+    });
+  return {
+    a2a,
+    lease,
+    async close() {
+      await a2a.settled();
+      await cancels.stop();
+      await lease.end();
+    },
+  };
+}
+
+function a2aApp(options: ServerAppOptions, authenticateCaller: AuthenticateCaller, agents: ServedSyndicate[], store: Store): A2aApp {
   const { platform } = options;
   const compiled = new Map(agents.map((agent) => [agent.id, agent.syndicate]));
   return createA2aApp({
     agents,
-    store: await platform.store(),
+    store,
     runner: options.runner,
     baseUrl: `${options.baseUrl}/a2a`,
     secret: undefined,
@@ -161,6 +205,8 @@ export async function createServerApp(options: ServerAppOptions): Promise<Server
 
   const app = express();
   app.disable('x-powered-by');
+  // A page on another site can reach 127.0.0.1 from a browser, but names its own host: every face is guarded.
+  if (options.loopbackOnly) app.use(loopbackOnly((_req, res, status, message) => sendProblem(res, problem(status, message))));
   const api = express.Router();
   api.use(express.json({ limit: options.maxBodyBytes ?? DEFAULT_API_BODY_BYTES }));
   mountRoutes(api, routes, { authenticate: auth.authenticate, warn });
@@ -173,7 +219,7 @@ export async function createServerApp(options: ServerAppOptions): Promise<Server
 
   const authenticateCaller = faceCaller(auth);
   const a2a = await a2aFace(options, authenticateCaller);
-  if (a2a) app.use('/a2a', a2a.app);
+  if (a2a) app.use('/a2a', a2a.a2a.app);
   const mcp = await mcpFace(options);
   if (mcp) {
     const mcpHandle = mcp.handle;
@@ -194,8 +240,9 @@ export async function createServerApp(options: ServerAppOptions): Promise<Server
   return {
     app,
     routes,
+    interruptedTasks: a2a?.lease.interrupted ?? 0,
     async close() {
-      await Promise.all([a2a?.settled(), mcp?.close()]);
+      await Promise.all([a2a?.close(), mcp?.close()]);
     },
   };
 }

@@ -9,7 +9,7 @@ import type { WatchedSyndicateRegistry } from './syndicateRegistry.js';
 // within the grace period (the turn service cancels the rest), close the faces, the registry and
 // the platform. Prints nothing: the command says what it wants to.
 
-export interface StartServerOptions extends Omit<ServerAppOptions, 'baseUrl' | 'runner' | 'syndicates'> {
+export interface StartServerOptions extends Omit<ServerAppOptions, 'baseUrl' | 'runner' | 'syndicates' | 'loopbackOnly'> {
   syndicates: WatchedSyndicateRegistry;
   host: string;
   /** 0 picks a free port. */
@@ -59,7 +59,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const url = options.publicUrl?.replace(/\/+$/, '') ?? `http://${urlHost(options.host)}:${address.port}`;
   let app: ServerApp;
   try {
-    app = await createServerApp({ ...options, baseUrl: url, runner: runnerName(options.host, address.port) });
+    // Behind PUBLIC_URL a proxy forwards the public name in Host: only a bare loopback bind checks it.
+    const loopbackOnly = isLoopbackHost(options.host) && options.publicUrl === undefined;
+    app = await createServerApp({ ...options, baseUrl: url, runner: runnerName(options.host, address.port), loopbackOnly });
   } catch (error) {
     await new Promise((resolve) => http.close(resolve));
     throw error;
