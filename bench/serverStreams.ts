@@ -1,0 +1,111 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import { agentIdFor } from '../src/a2a/createA2aApp.js';
+import { defineAgent, defineSyndicate } from '../src/config/define.js';
+import { createPlatform } from '../src/platform/createPlatform.js';
+import { compileSyndicate } from '../src/runtime/compileSyndicate.js';
+import type { ServerContext, SyndicateRegistry } from '../src/server/context.js';
+import { mountRoutes } from '../src/server/http/route.js';
+import { createTurnService } from '../src/server/turns/turnService.js';
+import { report, summarize } from './stats.js';
+
+// Streamed offline turns through the server's turn routes (POST /api/v1/turns, scripted model,
+// real SQLite) against a bare node:http server replaying the same SSE events per request:
+// turns/s of each, their ratio (target >= 0.8x) and the time to the first streamed event.
+
+const CONCURRENCY = [1, 16, 64] as const;
+const TURNS_PER_LEVEL = 256;
+
+interface Measured {
+  perSecond: number;
+  firstEventMs: number[];
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Posts one request and reads its SSE body to the end; returns ms to the first chunk and the chunks. */
+async function streamOnce(url: string, init: RequestInit): Promise<{ firstMs: number; chunks: string[] }> {
+  const start = performance.now();
+  const response = await fetch(url, init);
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let firstMs = Number.NaN;
+  let text = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    if (Number.isNaN(firstMs)) firstMs = performance.now() - start;
+    text += value;
+  }
+  return { firstMs, chunks: text.split('\n\n').filter((block) => block.length > 0).map((block) => `${block}\n\n`) };
+}
+
+async function measure(concurrency: number, total: number, one: (i: number) => Promise<number>): Promise<Measured> {
+  const firstEventMs: number[] = [];
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) firstEventMs.push(await one(next++));
+    }),
+  );
+  return { perSecond: total / ((performance.now() - start) / 1000), firstEventMs };
+}
+
+export async function benchServerStreams(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'syndicate-srvbench-'));
+  const platform = await createPlatform({ store: join(dir, 'bench.db'), env: {}, warn: () => {} });
+  const definition = defineSyndicate(defineAgent('Echo', { model: 'scripted' }), { name: 'Bench Echo', memorySystem: 'session-only' });
+  const compiled = compileSyndicate(definition);
+  const current = { id: agentIdFor(compiled.name), name: compiled.name, file: 'bench.yaml', definition, compiled, warnings: [], loadedAt: 0 };
+  const entries = [{ id: current.id, file: current.file, current, error: undefined }];
+  const syndicates: SyndicateRegistry = { list: () => entries, get: (id) => entries.find((entry) => entry.id === id) };
+  const ctx: ServerContext = { platform, syndicates, authenticate: async () => ({ userId: 'bench', role: 'member', via: 'key' }), warn: () => {} };
+  const turns = createTurnService(ctx);
+  const app = express();
+  const router = express.Router();
+  router.use(express.json());
+  mountRoutes(router, turns.routes, { authenticate: ctx.authenticate, warn: ctx.warn });
+  app.use('/api/v1', router);
+  const ours = createServer(app);
+  const oursUrl = `${await listen(ours)}/api/v1/turns`;
+  const post = (i: number): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ syndicate: current.id, sessionId: `s-${i}`, message: 'Should our team adopt a four-day work week?' }) });
+
+  // The reference replays the SSE messages one real turn streamed, each written on its own.
+  const sample = await streamOnce(oursUrl, post(-1));
+  const bare = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (const chunk of sample.chunks) res.write(chunk);
+    res.end();
+  });
+  const bareUrl = await listen(bare);
+  console.log(`server streams: ${sample.chunks.length} SSE events, ${sample.chunks.join('').length} bytes per turn`);
+
+  let session = 0;
+  for (const concurrency of CONCURRENCY) {
+    await measure(concurrency, 32, async () => (await streamOnce(oursUrl, post(session++))).firstMs);
+    const server = await measure(concurrency, TURNS_PER_LEVEL, async () => (await streamOnce(oursUrl, post(session++))).firstMs);
+    const reference = await measure(concurrency, TURNS_PER_LEVEL, async () => (await streamOnce(bareUrl, { method: 'POST' })).firstMs);
+    const s = summarize(server.firstEventMs);
+    const r = summarize(reference.firstEventMs);
+    report(`server streams c=${concurrency}`, {
+      server_turns_s: server.perSecond,
+      bare_turns_s: reference.perSecond,
+      ratio: server.perSecond / reference.perSecond,
+      first_p50_added_ms: s.median - r.median,
+      first_p99_added_ms: s.p99 - r.p99,
+    });
+  }
+  await turns.drain(0);
+  ours.closeAllConnections();
+  bare.closeAllConnections();
+  await Promise.all([new Promise((resolve) => ours.close(resolve)), new Promise((resolve) => bare.close(resolve))]);
+  await platform.close();
+  rmSync(dir, { recursive: true, force: true });
+}
