@@ -3,6 +3,7 @@ import type { DocumentStorage } from './documents.js';
 import type { FactStore } from './facts.js';
 import type { SessionNotes } from '../core/notes.js';
 import type { TaskRecords } from './tasks.js';
+import type { UserRecords } from './users.js';
 
 // The storage boundary. Every method is async so a network database (PostgreSQL) can
 // implement it unchanged; no SQL leaves store/. A conformance suite
@@ -110,5 +111,7 @@ export interface Store {
   readonly facts: FactStore;
   /** The scratchpad: a session's working notes (store/notes.ts), cleared when it goes idle. */
   readonly notes: SessionNotes;
+  /** Users, their API keys and studio sign-ins (store/users.ts). */
+  readonly users: UserRecords;
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { describeFactStoreConformance } from './factsConformance.js';
 import { describeSessionNotesConformance } from './notesConformance.js';
 import { POSTGRES_TESTS, usePostgresDatabase } from './postgresCluster.js';
 import { describeTaskRecordsConformance } from './tasksConformance.js';
+import { describeUserRecordsConformance } from './usersConformance.js';
 
 // The conformance suites the SQLite store passes, against PostgreSQL + pgvector on a throwaway cluster.
 describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
@@ -17,4 +18,5 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
   describeFactStoreConformance('postgres', open);
   describeDocumentStorageConformance('postgres', open);
   describeSessionNotesConformance('postgres', open);
+  describeUserRecordsConformance('postgres', open);
 });

@@ -3,6 +3,7 @@ import { connectError, describeAddress, poolConfig, serverAddress, type Postgres
 import { DOCUMENTS_MIGRATION } from './documentsSchema.js';
 import { FACT_RESTATES_MIGRATION, FACTS_MIGRATION, HALFVEC_INDEX_MIGRATION } from './factsSchema.js';
 import { NOTES_MIGRATION } from './notesSchema.js';
+import { USERS_MIGRATION } from './usersSchema.js';
 import { TASK_LEASES_MIGRATION } from './tasksSchema.js';
 
 // Migration i moves the schema from version i to i + 1; syndicate_schema records each one applied.
@@ -77,6 +78,7 @@ const MIGRATIONS: readonly string[] = [
   `,
   FACT_RESTATES_MIGRATION,
   HALFVEC_INDEX_MIGRATION,
+  USERS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -3,6 +3,7 @@ import { DOCUMENTS_MIGRATION } from './documentsSchema.js';
 import { FACT_CODES_MIGRATION, FACT_RESTATES_MIGRATION, FACTS_MIGRATION } from './factsSchema.js';
 import { TASK_CANCELS_MIGRATION, TASK_LEASES_MIGRATION } from './tasksSchema.js';
 import { NOTES_MIGRATION } from './notesSchema.js';
+import { USERS_MIGRATION } from './usersSchema.js';
 import { SESSION_CLAIMS_MIGRATION } from './sessionClaims.js';
 
 // Migration i moves the schema from version i to i + 1; PRAGMA user_version records how many have
@@ -99,6 +100,7 @@ const MIGRATIONS: readonly string[] = [
   TASK_CANCELS_MIGRATION,
   SESSION_CLAIMS_MIGRATION,
   FACT_RESTATES_MIGRATION,
+  USERS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
