@@ -4,6 +4,7 @@ import type { FactStore } from './facts.js';
 import type { SessionNotes } from '../core/notes.js';
 import type { TaskRecords } from './tasks.js';
 import type { BackgroundJobStore, DreamRunRecords } from './backgroundJobs.js';
+import type { UserRecords } from './users.js';
 
 // The storage boundary. Every method is async so a network database (PostgreSQL) can
 // implement it unchanged; no SQL leaves store/. A conformance suite
@@ -137,5 +138,7 @@ export interface Store {
   readonly backgroundJobs: BackgroundJobStore;
   /** Dream runs (scheduler/dreams), per syndicate and silo. */
   readonly dreamRuns: DreamRunRecords;
+  /** Users, their API keys and studio sign-ins (store/users.ts). */
+  readonly users: UserRecords;
   close(): Promise<void>;
 }

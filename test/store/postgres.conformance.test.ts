@@ -7,6 +7,7 @@ import { describeFactStoreConformance } from './factsConformance.js';
 import { describeSessionNotesConformance } from './notesConformance.js';
 import { POSTGRES_TESTS, usePostgresDatabase } from './postgresCluster.js';
 import { describeTaskRecordsConformance } from './tasksConformance.js';
+import { describeUserRecordsConformance } from './usersConformance.js';
 
 // The conformance suites the SQLite store passes, against PostgreSQL + pgvector on a throwaway cluster.
 describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
@@ -19,4 +20,5 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
   describeDocumentStorageConformance('postgres', open);
   describeSessionNotesConformance('postgres', open);
   describeBackgroundJobsConformance('postgres', open);
+  describeUserRecordsConformance('postgres', open);
 });

@@ -3,6 +3,7 @@ import { connectError, describeAddress, poolConfig, serverAddress, type Postgres
 import { DOCUMENTS_MIGRATION } from './documentsSchema.js';
 import { FACT_RESTATES_MIGRATION, FACTS_MIGRATION, HALFVEC_INDEX_MIGRATION } from './factsSchema.js';
 import { NOTES_MIGRATION } from './notesSchema.js';
+import { USERS_MIGRATION } from './usersSchema.js';
 import { TASK_LEASES_MIGRATION } from './tasksSchema.js';
 import { BACKGROUND_JOBS_MIGRATION, DREAM_RUNS_MIGRATION } from './backgroundJobsSchema.js';
 
@@ -80,6 +81,7 @@ const MIGRATIONS: readonly string[] = [
   HALFVEC_INDEX_MIGRATION,
   BACKGROUND_JOBS_MIGRATION,
   DREAM_RUNS_MIGRATION,
+  USERS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,6 +4,7 @@ import { createDb, type Db, type PostgresStoreOptions, type PreparedSql } from '
 import { createPostgresDocuments } from './documents.js';
 import { createPostgresFacts } from './facts.js';
 import { createPostgresNotes } from './notes.js';
+import { createPostgresUsers } from './users.js';
 import { skillsColumn, usageRowOf, type StoredUsageRow } from '../usageSkills.js';
 import { migrate } from './schema.js';
 import { createPostgresTasks } from './tasks.js';
@@ -163,6 +164,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     notes: createPostgresNotes(db),
     backgroundJobs: createPostgresBackgroundJobs(db),
     dreamRuns: createPostgresDreamRuns(db),
+    users: createPostgresUsers(db),
     close(): Promise<void> {
       closing ??= db.end();
       return closing;

@@ -3,6 +3,7 @@ import { DOCUMENTS_MIGRATION } from './documentsSchema.js';
 import { FACT_CODES_MIGRATION, FACT_RESTATES_MIGRATION, FACTS_MIGRATION } from './factsSchema.js';
 import { TASK_CANCELS_MIGRATION, TASK_LEASES_MIGRATION } from './tasksSchema.js';
 import { NOTES_MIGRATION } from './notesSchema.js';
+import { USERS_MIGRATION } from './usersSchema.js';
 import { SESSION_CLAIMS_MIGRATION } from './sessionClaims.js';
 import { BACKGROUND_JOBS_MIGRATION, DREAM_RUNS_MIGRATION } from './backgroundJobsSchema.js';
 
@@ -102,6 +103,7 @@ const MIGRATIONS: readonly string[] = [
   FACT_RESTATES_MIGRATION,
   BACKGROUND_JOBS_MIGRATION,
   DREAM_RUNS_MIGRATION,
+  USERS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

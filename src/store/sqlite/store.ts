@@ -8,6 +8,7 @@ import { createSqliteFacts } from './facts.js';
 import type { JournalBatch } from './journal.js';
 import { startJournalIngest, type JournalIngest } from './journalIngest.js';
 import { createSqliteNotes } from './notes.js';
+import { createSqliteUsers } from './users.js';
 import { createSessionClaims, type SessionClaims } from './sessionClaims.js';
 import { skillsColumn, usageRowOf, type StoredUsageRow } from '../usageSkills.js';
 import { createSqliteTasks } from './tasks.js';
@@ -361,6 +362,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     notes: createSqliteNotes(db),
     backgroundJobs: createSqliteBackgroundJobs(db),
     dreamRuns: createSqliteDreamRuns(db),
+    users: createSqliteUsers(db),
     async openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> {
       if (options?.isNew) return createSession(id, syndicate, true);
       // Read first: a session is opened once per turn and almost always exists already, and a read
