@@ -114,6 +114,8 @@ for (const kind of KINDS) {
       const [, , onA, onB] = await twoServers(store);
       const { task: conversation } = await answer(onA, 'hello');
       const { task, rest } = await startWaitingTurn(onA, conversation.contextId);
+      // On SQLite another process's writes reach the tables at its ingest (tens of ms, the Store contract): B knows the task once it is in.
+      await vi.waitFor(() => onB.getTask({ tenant: '', id: task.id }), { timeout: 10_000, interval: 20 });
 
       const canceled = await onB.cancelTask({ tenant: '', id: task.id, metadata: undefined });
 
