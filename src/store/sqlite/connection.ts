@@ -28,8 +28,7 @@ export function openDatabase(path: string, onStatement?: (sql: string) => void, 
   try {
     // Another process may hold the write lock (a second CLI, the server): wait for it rather than fail.
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    // WAL lets readers in other connections proceed while one writer appends.
-    db.pragma('journal_mode = WAL');
+    useWal(db);
     // In WAL mode NORMAL writes every commit into the WAL file before returning but skips the fsync.
     // A process crash (even SIGKILL) therefore loses nothing: the written pages sit in the OS page
     // cache, which the kernel flushes regardless of the process. Only an OS crash or power loss can
@@ -54,6 +53,29 @@ export function openDatabase(path: string, onStatement?: (sql: string) => void, 
     throw error;
   }
 }
+
+/**
+ * WAL lets readers in other connections proceed while one writer appends. Two processes switching
+ * one new file to WAL can deadlock on the lock upgrade, which SQLite answers with SQLITE_BUSY at
+ * once instead of calling the busy handler (2 of 90 opens of six processes at once, here). The mode
+ * persists in the file, so a file already in WAL is left alone, and a busy answer is retried (each
+ * try drops its locks) up to the busy timeout.
+ */
+function useWal(db: Database.Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      Atomics.wait(RETRY_PAUSE, 0, 0, 10);
+    }
+  }
+}
+
+/** Something to wait on: opening a database is synchronous, so a retry pauses the thread briefly. */
+const RETRY_PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * Copies the WAL into the database file and empties it. With secure_delete, a delete zeroes the
