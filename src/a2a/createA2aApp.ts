@@ -38,7 +38,15 @@ export interface ServedSyndicate {
   /** The path segment the agent is served under: see agentIdFor. */
   id: string;
   syndicate: CompiledSyndicate;
+  /**
+   * The version each new turn and card request uses, for a host that reloads edited files
+   * (`syndicate serve`); `syndicate` when absent. A running turn keeps the version it started with.
+   */
+  current?: () => CompiledSyndicate;
 }
+
+/** An agent's cards now: of the syndicate's current version, built once per version. */
+type CardsNow = () => { card: AgentCard; extended: AgentCard };
 
 /** An agent that is not a syndicate's turn (the memory agent): its own executor and cards. */
 export interface ServedAgent {
@@ -100,8 +108,22 @@ interface AgentParts {
   followUp?: CancelFollowUp;
 }
 
-function syndicateCards(syndicate: CompiledSyndicate): ServedAgent['cards'] {
-  return (cardOptions) => ({ card: buildAgentCard(syndicate, cardOptions), extended: buildExtendedAgentCard(syndicate, cardOptions) });
+function cardOptionsFor(baseUrl: string, options: A2aAppOptions): AgentCardOptions {
+  return { baseUrl, secured: options.secret !== undefined || options.authenticateCaller !== undefined, version: options.version };
+}
+
+function syndicateCards(current: () => CompiledSyndicate, cardOptions: AgentCardOptions): CardsNow {
+  let built: { of: CompiledSyndicate; cards: ReturnType<CardsNow> } | undefined;
+  return () => {
+    const syndicate = current();
+    if (built?.of !== syndicate) built = { of: syndicate, cards: { card: buildAgentCard(syndicate, cardOptions), extended: buildExtendedAgentCard(syndicate, cardOptions) } };
+    return built.cards;
+  };
+}
+
+function agentCards(cards: ServedAgent['cards'], cardOptions: AgentCardOptions): CardsNow {
+  const built = cards(cardOptions);
+  return () => built;
 }
 
 /** The guards every endpoint starts with (Host and Origin, rate), refusing in its error shape. */
@@ -116,12 +138,14 @@ interface Shared {
   pushWarning: Warn;
 }
 
-function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: string, options: A2aAppOptions, { admission, versionWarning, pushWarning }: Shared): Router {
-  const { card, extended } = cards({ baseUrl, secured: options.secret !== undefined || options.authenticateCaller !== undefined, version: options.version });
+function agentRouter(parts: AgentParts, cards: CardsNow, options: A2aAppOptions, { admission, versionWarning, pushWarning }: Shared): Router {
+  // Capabilities and protocol versions do not change between a syndicate's versions; the rest of the card may.
+  const { card } = cards();
   const authenticated = (refuse: Refuse): RequestHandler => (options.authenticateCaller ? authenticateWith(options.authenticateCaller, refuse) : authenticate(options.secret, refuse));
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const handler = new SyndicateRequestHandler(
     parts.followUp,
+    () => cards().card,
     card,
     parts.taskStore,
     parts.executor,
@@ -134,7 +158,7 @@ function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: st
       timeoutMs: options.pushTimeoutMs ?? 5_000,
       warn: pushWarning,
     }),
-    async (context: ServerCallContext): Promise<AgentCard> => (context.user?.isAuthenticated ? extended : card),
+    async (context: ServerCallContext): Promise<AgentCard> => (context.user?.isAuthenticated ? cards().extended : cards().card),
   );
   const userBuilder = async (req: express.Request) => new CallerUser(callerOfRequest(req));
   const legacyCompat = { enabled: true };
@@ -143,7 +167,7 @@ function agentRouter(parts: AgentParts, cards: ServedAgent['cards'], baseUrl: st
   // spec's JSON form (the SDK's handler writes its internal shape, where a security scheme's oneof
   // reads {"$case": ...}); 0.3 clients, which send no version, get the SDK's translated card.
   router.use(`/${AGENT_CARD_PATH}`, ...admission(refusePlain));
-  router.get(`/${AGENT_CARD_PATH}`, (req, res, next) => (isLegacyRequest(req) ? next() : res.json(AgentCard.toJSON(card))));
+  router.get(`/${AGENT_CARD_PATH}`, (req, res, next) => (isLegacyRequest(req) ? next() : res.json(AgentCard.toJSON(cards().card))));
   router.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler, legacyCompat }));
   // Each binding's guards refuse in its own error shape. Authentication comes before the body is
   // read: nothing of an unauthenticated caller is parsed.
@@ -212,11 +236,11 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
       pushStore: guardedPushStore(createPushStore(options.store.tasks, id), options.webhookPolicy, options.resolveHost ?? systemResolver),
     };
   };
-  for (const { id, syndicate } of options.agents) {
+  for (const { id, syndicate, current = () => syndicate } of options.agents) {
     const parts = partsOf(id, (taskStore) => {
       const executor = createTurnExecutor({
         agentId: id,
-        syndicate,
+        syndicate: current,
         store: options.store,
         observers: options.observers,
         turnOptions: options.turnOptions,
@@ -226,12 +250,12 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
       turnExecutors.set(id, executor);
       return executor;
     });
-    app.use(`/${id}`, agentRouter(parts, syndicateCards(syndicate), `${options.baseUrl}/${id}`, options, shared));
+    app.use(`/${id}`, agentRouter(parts, syndicateCards(current, cardOptionsFor(`${options.baseUrl}/${id}`, options)), options, shared));
     // The root serves the same agent (same tasks, same live streams) under root URLs.
-    if (options.agents.length === 1) app.use('/', agentRouter(parts, syndicateCards(syndicate), options.baseUrl, options, shared));
+    if (options.agents.length === 1) app.use('/', agentRouter(parts, syndicateCards(current, cardOptionsFor(options.baseUrl, options)), options, shared));
   }
   for (const { id, executor, cards } of options.moreAgents ?? []) {
-    app.use(`/${id}`, agentRouter(partsOf(id, () => executor), cards, `${options.baseUrl}/${id}`, options, shared));
+    app.use(`/${id}`, agentRouter(partsOf(id, () => executor), agentCards(cards, cardOptionsFor(`${options.baseUrl}/${id}`, options)), options, shared));
   }
   return {
     app,

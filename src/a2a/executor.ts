@@ -19,6 +19,8 @@ import { storedHistory, withdrawQuestion } from './withdrawQuestion.js';
 /** What the executor knows about one task's turn before it starts. */
 export interface A2aTurnRequest {
   agentId: string;
+  /** The version of the syndicate the turn runs. */
+  syndicate: CompiledSyndicate;
   taskId: string;
   contextId: string;
   sessionId: string;
@@ -30,7 +32,8 @@ export interface A2aTurnRequest {
 
 export interface TurnExecutorOptions {
   agentId: string;
-  syndicate: CompiledSyndicate;
+  /** The version a new turn runs (a served file may be reloaded); a running turn keeps its own. */
+  syndicate: () => CompiledSyndicate;
   store: Store;
   observers?: readonly TurnObserver[];
   /** More options for a task's turn, from its request: memory for its silo, a usage ledger for its session. */
@@ -81,7 +84,7 @@ export interface TurnExecutor extends AgentExecutor {
 }
 
 export function createTurnExecutor(options: TurnExecutorOptions): TurnExecutor {
-  const { agentId, syndicate, store } = options;
+  const { agentId, store } = options;
   const running = new Map<string, AbortController>();
   // Tasks whose turn ended asking the caller a question; cancelling one has no turn to abort.
   const waiting = new Map<string, WaitingTask>();
@@ -109,8 +112,10 @@ export function createTurnExecutor(options: TurnExecutorOptions): TurnExecutor {
       const start = taskOf(context, TaskState.TASK_STATE_WORKING);
       if (streamed) bus.publish(AgentEvent.task(start));
       const sessionId = sessionIdFor(agentId, caller, contextId);
+      const syndicate = options.syndicate();
       const request: A2aTurnRequest = {
         agentId,
+        syndicate,
         taskId,
         contextId,
         sessionId,
@@ -159,7 +164,7 @@ export function createTurnExecutor(options: TurnExecutorOptions): TurnExecutor {
       if (asking.get(task.sessionId) === taskId) {
         asking.delete(task.sessionId);
         const asked = openQuestion(await storedHistory(store, task.sessionId));
-        if (asked !== undefined) warnings.push(...(await withdrawQuestion(syndicate, store, task.sessionId, asked)));
+        if (asked !== undefined) warnings.push(...(await withdrawQuestion(options.syndicate(), store, task.sessionId, asked)));
       }
       // The canceller hears what could not be cancelled; the cancel itself has happened either way.
       publishStatus(bus, taskId, task.contextId, TaskState.TASK_STATE_CANCELED, ['Cancelled while waiting for input.', ...warnings].join('\n'));
@@ -179,7 +184,7 @@ export function createTurnExecutor(options: TurnExecutorOptions): TurnExecutor {
       // Answered by a later message since, or withdrawn already by cancelTask: nothing to do.
       if (asked?.turnId !== turnId) return;
       // The SDK has set the canceled status itself: what could not be cancelled is in the session's warnings.
-      await withdrawQuestion(syndicate, store, sessionId, asked);
+      await withdrawQuestion(options.syndicate(), store, sessionId, asked);
     },
   };
 }

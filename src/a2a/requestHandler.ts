@@ -1,4 +1,4 @@
-import { TaskState, type CancelTaskRequest, type Message, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { TaskState, type AgentCard, type CancelTaskRequest, type Message, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import { isRunning } from './cancelElsewhere.js';
@@ -47,9 +47,15 @@ function checkParts(params: SendMessageRequest): void {
 export class SyndicateRequestHandler extends DefaultRequestHandler {
   constructor(
     private readonly followUp: CancelFollowUp | undefined,
+    /** The card of the syndicate's current version (a served file may be reloaded); the SDK keeps the first. */
+    private readonly cardNow: () => AgentCard,
     ...handler: ConstructorParameters<typeof DefaultRequestHandler>
   ) {
     super(...handler);
+  }
+
+  override async getAgentCard(): Promise<AgentCard> {
+    return this.cardNow();
   }
 
   /**

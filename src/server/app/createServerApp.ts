@@ -108,7 +108,8 @@ interface A2aFace {
  * dead processes left running), and cancels other servers on the database hear reach our turns.
  */
 async function a2aFace(options: ServerAppOptions, authenticateCaller: AuthenticateCaller): Promise<A2aFace | undefined> {
-  const agents = options.syndicates.list().flatMap((entry) => (entry.current ? [{ id: entry.id, syndicate: entry.current.compiled }] : []));
+  // An entry holds its file's latest valid version: each turn and card takes it, so an edit reaches A2A callers at their next message.
+  const agents = options.syndicates.list().flatMap((entry) => (entry.current ? [{ id: entry.id, syndicate: entry.current.compiled, current: () => entry.current!.compiled }] : []));
   if (agents.length === 0) return undefined;
   const { platform, warn } = options;
   const store = await platform.store();
@@ -136,7 +137,6 @@ async function a2aFace(options: ServerAppOptions, authenticateCaller: Authentica
 
 function a2aApp(options: ServerAppOptions, authenticateCaller: AuthenticateCaller, agents: ServedSyndicate[], store: Store): A2aApp {
   const { platform } = options;
-  const compiled = new Map(agents.map((agent) => [agent.id, agent.syndicate]));
   return createA2aApp({
     agents,
     store,
@@ -148,26 +148,28 @@ function a2aApp(options: ServerAppOptions, authenticateCaller: AuthenticateCalle
     version: options.version,
     webhookPolicy: platform.network,
     warn: options.warn,
-    async turnOptions(request) {
-      const syndicate = compiled.get(request.agentId)!;
-      const memory = await platform.memory(syndicate, request.silo);
-      return { memory: memory?.turn, observers: platform.recorder(syndicate.name, request.sessionId).observers };
+    async turnOptions({ syndicate, silo, sessionId }) {
+      const memory = await platform.memory(syndicate, silo);
+      return { memory: memory?.turn, observers: platform.recorder(syndicate.name, sessionId).observers };
     },
   });
 }
 
 async function mcpFace(options: ServerAppOptions): Promise<McpHttpHandler | undefined> {
-  const { platform } = options;
+  const { platform, syndicates } = options;
   const store = await platform.store();
-  const served: SyndicateServerOptions = {
+  // Built per request (the Streamable HTTP revision serves each request with a new server): an
+  // edited file's latest valid version answers the next call.
+  const servedNow = (): SyndicateServerOptions => ({
     version: options.version,
     caller: 'http',
-    syndicates: options.syndicates.list().flatMap((entry) => (entry.current ? [{ syndicate: entry.current.compiled, store }] : [])),
+    syndicates: syndicates.list().flatMap((entry) => (entry.current ? [{ syndicate: entry.current.compiled, store }] : [])),
     toolsFor: async (syndicate, caller) => {
       const memory = await platform.memory(syndicate, siloOf(caller, syndicate.name));
       return memory ? sharedMemoryTools(memory) : [];
     },
-  };
+  });
+  const served = servedNow();
   if (served.syndicates.length === 0) return undefined;
   try {
     // Tool names clash whoever calls: found now rather than at the first request.
@@ -177,7 +179,7 @@ async function mcpFace(options: ServerAppOptions): Promise<McpHttpHandler | unde
     return undefined;
   }
   return createMcpHttpHandler(
-    syndicateServerFactory(served),
+    (context) => syndicateServerFactory(servedNow())(context),
     (_request, authInfo) => (authInfo ? { authInfo } : { refused: Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Unauthorized' }, id: null }, { status: 401 }) }),
     (error) => options.warn(`warning: MCP HTTP: ${error.message}`),
   );
