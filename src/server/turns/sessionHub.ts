@@ -18,6 +18,8 @@ export interface SessionHub {
   admit(sessionId: string, policy: Concurrency, persisted: boolean, run: TurnRun): Admission;
   /** The turn the session's streams follow: the running one, else the next to run. */
   current(sessionId: string): LiveTurn | undefined;
+  /** Calls `listener` with each turn admitted to the session from now on, in order. Returns the unwatch. */
+  watch(sessionId: string, listener: (turn: LiveTurn) => void): () => void;
   /** Cancels the session's running and waiting turns; false when it had none. */
   cancel(sessionId: string): boolean;
   running(): number;
@@ -27,6 +29,7 @@ export interface SessionHub {
 export function createSessionHub(warn: (message: string) => void): SessionHub {
   const lines = new Map<string, LiveTurn[]>();
   const started = new Set<LiveTurn>();
+  const watchers = new Map<string, Set<(turn: LiveTurn) => void>>();
   let draining = false;
 
   const leave = (turn: LiveTurn): void => {
@@ -62,9 +65,19 @@ export function createSessionHub(warn: (message: string) => void): SessionHub {
       line.push(turn);
       lines.set(sessionId, line);
       start(turn, ahead, run);
+      for (const listener of watchers.get(sessionId) ?? []) listener(turn);
       return { admitted: true, turn };
     },
     current: (sessionId) => lines.get(sessionId)?.[0],
+    watch(sessionId, listener) {
+      const listeners = watchers.get(sessionId) ?? new Set();
+      listeners.add(listener);
+      watchers.set(sessionId, listeners);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) watchers.delete(sessionId);
+      };
+    },
     cancel(sessionId) {
       const line = lines.get(sessionId) ?? [];
       for (const turn of line) turn.controller.abort();

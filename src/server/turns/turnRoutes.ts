@@ -3,6 +3,7 @@ import type { ServerContext } from '../context.js';
 import { defineRoute, fail, json, written, type AnyRoute } from '../http/route.js';
 import { newSessionId } from '../sessionAccess.js';
 import { ownEventsFormat } from './formats/ownEvents.js';
+import { followSession } from './followSession.js';
 import { isReply, lastEventId, loadedSyndicate, namedSession, sessionNotFound } from './lookups.js';
 import type { SessionHub } from './sessionHub.js';
 import { startTurn } from './startTurn.js';
@@ -46,15 +47,23 @@ export function turnRoutes(ctx: ServerContext, hub: SessionHub): AnyRoute[] {
       path: '/sessions/:id/stream',
       operationId: 'streamSession',
       summary: "Streams the session's running turn (or its last one): the events after Last-Event-ID, then live ones",
-      description: 'A malformed or missing Last-Event-ID starts at the beginning of the turn. Disconnecting does not cancel the turn.',
+      description:
+        'A malformed or missing Last-Event-ID starts at the beginning of the turn. Disconnecting does not cancel the turn. With `follow=true` the stream stays open and streams every later turn of the session as it runs (a second tab\'s, a background report, a scheduled run); after Last-Event-ID it starts with every stored event since.',
       tag: 'Turns',
       access: 'viewer' as const,
       params: sessionParams,
+      query: z.object({ follow: z.stringbool().default(false).describe('Stay open and stream every later turn of the session') }),
       responses: { 200: SSE_RESPONSE, 404: { description: 'No such session of yours' } },
-      async handle({ params, caller, req, res }) {
+      async handle({ params, query, caller, req, res }) {
         const sessionId = namedSession(caller, params.id);
         if (sessionId === undefined) return sessionNotFound(params.id);
         const afterSeq = lastEventId(req.get('last-event-id'));
+        if (query.follow) {
+          const store = await ctx.platform.store();
+          if (hub.current(sessionId) === undefined && (await store.getSession(sessionId)) === undefined) return sessionNotFound(params.id);
+          await followSession(res, ownEventsFormat(), hub, store, sessionId, afterSeq);
+          return written();
+        }
         const turn = hub.current(sessionId);
         if (turn) {
           streamLiveTurn(res, ownEventsFormat(), turn, afterSeq);
