@@ -275,7 +275,7 @@ export function documentRoutes(ctx: ServerContext): AnyRoute[] {
           const address = formatAddress(params);
           for (const id of [query.from, query.to]) {
             const revision = await documents.revision(silo, id);
-            if (formatAddress(revision) !== address) return fail(404, `revision ${id} is of ${formatAddress(revision)}, not ${address}; GET ${params.path}/revisions lists this document's`);
+            if (formatAddress(revision) !== address) return fail(404, `revision ${id} is of ${formatAddress(revision)}, not ${address}; GET /memory/${params.syndicate}/documents/${params.bundle}/${encodeURIComponent(params.path)}/revisions lists this document's`);
           }
           return json({ from: query.from, to: query.to, diff: await documents.diff(silo, query.from, query.to) });
         }),
