@@ -6,6 +6,7 @@ import type { Platform } from '../platform/createPlatform.js';
 import { loadSyndicates, type WatchedSyndicateRegistry } from '../server/app/syndicateRegistry.js';
 import { startServer, type StartServerOptions } from '../server/app/startServer.js';
 import type { AuthService } from '../server/context.js';
+import { memoryRoutes } from '../server/memory/memoryRoutes.js';
 import { createTurnService } from '../server/turns/turnService.js';
 import { problem } from '../server/http/problem.js';
 import { loadPrices } from '../telemetry/ledger/loadPrices.js';
@@ -61,7 +62,7 @@ export async function serverParts(platform: Platform, syndicates: WatchedSyndica
   const adminToken = env.SYNDICATE_ADMIN_TOKEN || undefined;
   const auth = adminTokenAuth(adminToken);
   const context = { platform, syndicates, authenticate: auth.authenticate, warn };
-  return { auth, turns: createTurnService(context), routes: [], studio: undefined, adminConfigured: adminToken !== undefined };
+  return { auth, turns: createTurnService(context), routes: [...memoryRoutes(context)], studio: undefined, adminConfigured: adminToken !== undefined };
 }
 
 /** `version` is the package's (A2A cards, MCP serverInfo, the OpenAPI document). */

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Request } from 'express';
 import { createPlatform, type Platform } from '../../src/platform/createPlatform.js';
 import type { ApiCaller } from '../../src/server/caller.js';
-import type { AuthService, TurnService } from '../../src/server/context.js';
+import type { AuthService, ServerContext, TurnService } from '../../src/server/context.js';
+import type { AnyRoute } from '../../src/server/http/route.js';
 import { problem } from '../../src/server/http/problem.js';
 import { loadSyndicates, type WatchedSyndicateRegistry } from '../../src/server/app/syndicateRegistry.js';
 import { startServer, type RunningServer } from '../../src/server/app/startServer.js';
@@ -48,17 +49,24 @@ export interface TestServer {
   api(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
 }
 
-export async function startTestServer(examples: string[] = ['council.yaml', 'triage.yaml']): Promise<TestServer> {
+export interface TestServerParts {
+  /** More routes, built as serverParts builds them from the server's context. */
+  routes?: (context: ServerContext) => AnyRoute[];
+}
+
+export async function startTestServer(examples: string[] = ['council.yaml', 'triage.yaml'], parts: TestServerParts = {}): Promise<TestServer> {
   const folder = scratchDir('server');
   for (const name of examples) copyFileSync(join(EXAMPLES, name), join(folder, name));
   const platform = await createPlatform({ store: join(folder, 'syndicate.db'), env: {} });
   const warnings: string[] = [];
   const warn = (message: string) => void warnings.push(message);
   const registry = loadSyndicates([folder], { platform, warn, offline: true, debounceMs: 20 });
+  const auth = tokenAuth();
   const server = await startServer({
     platform,
     syndicates: registry,
-    auth: tokenAuth(),
+    auth,
+    routes: parts.routes?.({ platform, syndicates: registry, authenticate: auth.authenticate, warn }),
     turns: idleTurns(),
     host: '127.0.0.1',
     port: 0,
