@@ -177,6 +177,32 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
       await closeAll();
     });
 
+    it('leaves no event without its session when sessions are deleted and pruned while other stores append to them', async () => {
+      const url = await cluster().createDatabase();
+      const [writer, deleter] = [await open(url, { poolSize: 4 }), await open(url, { poolSize: 4 })];
+      const ids = Array.from({ length: 8 }, (_, i) => `doomed-${i}`);
+      for (const id of ids) await writer.openSession(id, 'council');
+      const appender = async (id: string) => {
+        for (let batch = 0; batch < 20; batch++) {
+          // An append after the delete fails (the session is gone): that is the point.
+          const appended = await writer.appendEvents(id, [message(`${id}.${batch}.0`), message(`${id}.${batch}.1`)]).catch(() => undefined);
+          if (appended === undefined) return;
+        }
+      };
+      const removals = async () => {
+        for (const id of ids.slice(0, 4)) await deleter.deleteSession(id);
+        await deleter.pruneSessions(Date.now() + 1);
+      };
+
+      await Promise.all([...ids.map(appender), removals()]);
+
+      const orphans = await withClient(url, (client) =>
+        client.query<{ count: number }>('SELECT count(*)::int AS count FROM events WHERE session_number NOT IN (SELECT number FROM sessions)'),
+      );
+      expect(orphans.rows[0]!.count).toBe(0);
+      await closeAll();
+    });
+
     it('gives two processes appending to one session gapless seqs, each batch whole and in each writer’s order', async () => {
       const url = await cluster().createDatabase();
       const script = fileURLToPath(new URL('./fixtures/postgres-append.mjs', import.meta.url));

@@ -92,21 +92,33 @@ function sessionStore(db: Db) {
       );
     },
     async deleteSession(id: string): Promise<boolean> {
-      // Notes are keyed by the session id, not its row (notesSchema.ts), so no cascade reaches them.
-      const { rows } = await db.write<{ deleted: boolean }>(
-        `WITH notes AS (DELETE FROM session_notes WHERE session_id = $1), gone AS (DELETE FROM sessions WHERE id = $1 RETURNING 1) SELECT count(*) > 0 AS deleted FROM gone`,
-        [id],
-      );
-      return rows[0]!.deleted;
+      // Notes are keyed by the session id, not its row (notesSchema.ts). Deleting the row waits for
+      // an append in flight and stops later ones, so the events' DELETE, a later statement with a
+      // newer snapshot, sees every event the session got.
+      return db.transaction(async (client) => {
+        const { rows } = await client.query<{ number: number }>(
+          `WITH notes AS (DELETE FROM session_notes WHERE session_id = $1) DELETE FROM sessions WHERE id = $1 RETURNING number`,
+          [id],
+        );
+        if (rows.length === 0) return false;
+        await client.query('DELETE FROM events WHERE session_number = $1', [rows[0]!.number]);
+        return true;
+      });
     },
     async pruneSessions(before: number): Promise<number> {
-      // Events go with their sessions (ON DELETE CASCADE), notes by id; sessions_by_update finds the old ones.
-      const { rows } = await db.write<{ pruned: number }>(
-        `WITH gone AS (DELETE FROM sessions WHERE updated_at < $1 RETURNING id), notes AS (DELETE FROM session_notes WHERE session_id IN (SELECT id COLLATE "C" FROM gone))
-         SELECT count(*)::int AS pruned FROM gone`,
-        [before],
-      );
-      return rows[0]!.pruned;
+      // As deleteSession, for every session sessions_by_update finds older than `before`.
+      return db.transaction(async (client) => {
+        // bigint[] comes back as text; only its length and the values passed back are used.
+        const { rows } = await client.query<{ numbers: string[] }>(
+          `WITH gone AS (DELETE FROM sessions WHERE updated_at < $1 RETURNING number, id),
+           notes AS (DELETE FROM session_notes WHERE session_id IN (SELECT id COLLATE "C" FROM gone))
+           SELECT coalesce(array_agg(number), '{}') AS numbers FROM gone`,
+          [before],
+        );
+        const numbers = rows[0]!.numbers;
+        if (numbers.length > 0) await client.query('DELETE FROM events WHERE session_number = ANY($1::bigint[])', [numbers]);
+        return numbers.length;
+      });
     },
     async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
       // Serialised up front: an event that cannot be stored fails its batch before anything is written.
