@@ -58,7 +58,17 @@ async function measure(concurrency: number, total: number, one: (i: number) => P
   return { perSecond: total / ((performance.now() - start) / 1000), firstEventMs };
 }
 
-export async function benchServerStreams(): Promise<void> {
+export interface BenchTurnServer {
+  /** http://127.0.0.1:<port>/api/v1 */
+  api: string;
+  syndicateId: string;
+  /** The request that posts a turn to session `s-<i>`. */
+  post(i: number | string): RequestInit;
+  close(): Promise<void>;
+}
+
+/** The server's turn routes over a real SQLite store and a scripted echo syndicate, on loopback. */
+export async function startBenchTurnServer(): Promise<BenchTurnServer> {
   const dir = mkdtempSync(join(tmpdir(), 'syndicate-srvbench-'));
   const platform = await createPlatform({ store: join(dir, 'bench.db'), env: {}, warn: () => {} });
   const definition = defineSyndicate(defineAgent('Echo', { model: 'scripted' }), { name: 'Bench Echo', memorySystem: 'session-only' });
@@ -73,9 +83,26 @@ export async function benchServerStreams(): Promise<void> {
   router.use(express.json());
   mountRoutes(router, turns.routes, { authenticate: ctx.authenticate, warn: ctx.warn });
   app.use('/api/v1', router);
-  const ours = createServer(app);
-  const oursUrl = `${await listen(ours)}/api/v1/turns`;
-  const post = (i: number): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ syndicate: current.id, sessionId: `s-${i}`, message: 'Should our team adopt a four-day work week?' }) });
+  const server = createServer(app);
+  const api = `${await listen(server)}/api/v1`;
+  return {
+    api,
+    syndicateId: current.id,
+    post: (i) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ syndicate: current.id, sessionId: `s-${i}`, message: 'Should our team adopt a four-day work week?' }) }),
+    async close() {
+      await turns.drain(0);
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await platform.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function benchServerStreams(): Promise<void> {
+  const ours = await startBenchTurnServer();
+  const oursUrl = `${ours.api}/turns`;
+  const post = ours.post;
 
   // The reference replays the SSE messages one real turn streamed, each written on its own.
   const sample = await streamOnce(oursUrl, post(-1));
@@ -102,10 +129,6 @@ export async function benchServerStreams(): Promise<void> {
       first_p99_added_ms: s.p99 - r.p99,
     });
   }
-  await turns.drain(0);
-  ours.closeAllConnections();
   bare.closeAllConnections();
-  await Promise.all([new Promise((resolve) => ours.close(resolve)), new Promise((resolve) => bare.close(resolve))]);
-  await platform.close();
-  rmSync(dir, { recursive: true, force: true });
+  await Promise.all([ours.close(), new Promise((resolve) => bare.close(resolve))]);
 }
