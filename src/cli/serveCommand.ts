@@ -61,7 +61,7 @@ export async function serverParts(platform: Platform, syndicates: WatchedSyndica
   const adminToken = env.SYNDICATE_ADMIN_TOKEN || undefined;
   const auth = adminTokenAuth(adminToken);
   const context = { platform, syndicates, authenticate: auth.authenticate, warn };
-  return { auth, turns: createTurnService(context), routes: [], studio: undefined, adminConfigured: adminToken !== undefined };
+  return { auth, turns: await createTurnService(context), routes: [], studio: undefined, adminConfigured: adminToken !== undefined };
 }
 
 /** `version` is the package's (A2A cards, MCP serverInfo, the OpenAPI document). */

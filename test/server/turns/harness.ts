@@ -52,7 +52,7 @@ export async function startTurnServer(syndicates: readonly LoadedSyndicate[]): P
     authenticate: async (req) => CALLERS.get(req.get('authorization')?.replace(/^Bearer /, '') ?? '') ?? problem(401, 'send Authorization: Bearer <api key>'),
     warn: (message) => warnings.push(message),
   };
-  const turns = createTurnService(ctx);
+  const turns = await createTurnService(ctx);
   const app = express();
   const router = express.Router();
   router.use(express.json());
