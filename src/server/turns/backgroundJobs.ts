@@ -20,15 +20,22 @@ export type ServerJobOptions = Pick<JobRunnerOptions, 'runner' | 'leaseMs' | 'po
 // A server session is `api:<user>:<…>`, and user ids hold no ':' (server/caller.ts).
 const USER_SESSION = /^api:([^:]+):/;
 
-/** The user whose turn started the job: the owner of its origin session, or of its parent job's. */
-async function userOfJob(store: Store, job: JobRecord): Promise<string> {
-  let current: JobRecord | undefined = job;
-  for (let hops = 0; current !== undefined && hops <= MAX_JOB_DEPTH; hops++) {
-    const user = USER_SESSION.exec(current.originSessionId)?.[1];
-    if (user !== undefined) return user;
-    current = current.parentJobId === null ? undefined : (await store.backgroundJobs.get(current.parentJobId))?.job;
+/** The session whose turn started the job, or the job its piece was part of, up to the top. */
+export async function rootSessionOf(store: Store, job: JobRecord): Promise<string> {
+  let current = job;
+  for (let hops = 0; current.parentJobId !== null && hops < MAX_JOB_DEPTH; hops++) {
+    const parent = (await store.backgroundJobs.get(current.parentJobId))?.job;
+    if (parent === undefined) break;
+    current = parent;
   }
-  throw new Error(`background job ${job.id} was not started from a server session (api:<user>:…), so it has no user to run for`);
+  return current.originSessionId;
+}
+
+/** The user whose turn started the job (or its top parent). */
+async function userOfJob(store: Store, job: JobRecord): Promise<string> {
+  const user = USER_SESSION.exec(await rootSessionOf(store, job))?.[1];
+  if (user === undefined) throw new Error(`background job ${job.id} was not started from a server session (api:<user>:…), so it has no user to run for`);
+  return user;
 }
 
 /** The syndicates loaded now, by name (a job names its syndicate by name). */

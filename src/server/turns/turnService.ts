@@ -2,6 +2,7 @@ import type { ServerContext, TurnService } from '../context.js';
 import { agUiRoutes } from './agUiRoutes.js';
 import { serverJobRunner, type ServerJobOptions } from './backgroundJobs.js';
 import { chatRoutes } from './chatRoutes.js';
+import { jobRoutes } from './jobRoutes.js';
 import { createSessionHub } from './sessionHub.js';
 import type { TurnContext } from './turnContext.js';
 import { turnRoutes } from './turnRoutes.js';
@@ -16,12 +17,13 @@ export interface TurnServiceOptions {
  */
 export async function createTurnService(ctx: ServerContext, options: TurnServiceOptions = {}): Promise<TurnService> {
   const hub = createSessionHub(ctx.warn);
-  const runner = serverJobRunner(ctx, hub, await ctx.platform.store(), options.jobs);
+  const store = await ctx.platform.store();
+  const runner = serverJobRunner(ctx, hub, store, options.jobs);
   const turns: TurnContext = { ...ctx, background: runner };
   // Recovers what a stopped process left: pieces whose lease expired, reports written but not delivered.
   runner.start();
   return {
-    routes: [...turnRoutes(turns, hub), ...chatRoutes(turns, hub), ...agUiRoutes(turns, hub)],
+    routes: [...turnRoutes(turns, hub), ...chatRoutes(turns, hub), ...agUiRoutes(turns, hub), ...jobRoutes(store, runner)],
     running: () => hub.running(),
     async drain(graceMs) {
       const drained = await hub.drain(graceMs);
