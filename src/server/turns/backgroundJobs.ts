@@ -5,6 +5,7 @@ import { createJobRunner, MAX_JOB_DEPTH, type JobRunner, type JobRunnerOptions }
 import type { JobRecord } from '../../store/backgroundJobs.js';
 import type { Store } from '../../store/store.js';
 import type { LoadedSyndicate, ServerContext } from '../context.js';
+import { userOfSession } from '../sessionAccess.js';
 import type { SessionHub } from './sessionHub.js';
 import { turnRun } from './turnRunner.js';
 
@@ -16,9 +17,6 @@ import { turnRun } from './turnRunner.js';
 
 /** Lease and polling of the runner (tests and several processes tune them). */
 export type ServerJobOptions = Pick<JobRunnerOptions, 'runner' | 'leaseMs' | 'pollMs' | 'concurrency' | 'maxAttempts'>;
-
-// A server session is `api:<user>:<…>`, and user ids hold no ':' (server/caller.ts).
-const USER_SESSION = /^api:([^:]+):/;
 
 /** The session whose turn started the job, or the job its piece was part of, up to the top. */
 export async function rootSessionOf(store: Store, job: JobRecord): Promise<string> {
@@ -33,7 +31,7 @@ export async function rootSessionOf(store: Store, job: JobRecord): Promise<strin
 
 /** The user whose turn started the job (or its top parent). */
 async function userOfJob(store: Store, job: JobRecord): Promise<string> {
-  const user = USER_SESSION.exec(await rootSessionOf(store, job))?.[1];
+  const user = userOfSession(await rootSessionOf(store, job));
   if (user === undefined) throw new Error(`background job ${job.id} was not started from a server session (api:<user>:…), so it has no user to run for`);
   return user;
 }

@@ -38,7 +38,8 @@ export function served(root: AgentDefinition, options: CompileOptions = {}, over
   return { id: agentIdFor(compiled.name), name: compiled.name, file: compiled.file, definition, compiled, warnings: [], loadedAt: 0 };
 }
 
-function registry(syndicates: readonly LoadedSyndicate[]): SyndicateRegistry {
+/** A registry that serves `syndicates` as they are (no files, no reloads). */
+export function registry(syndicates: readonly LoadedSyndicate[]): SyndicateRegistry {
   const entries = syndicates.map((current) => ({ id: current.id, file: current.file, current, error: undefined }));
   return { list: () => entries, get: (id) => entries.find((entry) => entry.id === id) };
 }
