@@ -1,4 +1,5 @@
 import { benchA2a } from './a2a.js';
+import { benchBackgroundJobs } from './backgroundJobs.js';
 import { benchCodeMode } from './codeMode.js';
 import { benchColdStart } from './coldStart.js';
 import { benchMemory } from './memory.js';
@@ -25,6 +26,7 @@ const benches: Record<string, () => Promise<void>> = {
   codeMode: benchCodeMode,
   serverStreams: benchServerStreams,
   serverIdleStreams: benchServerIdleStreams,
+  backgroundJobs: benchBackgroundJobs,
 };
 
 // BENCH=observability (or a comma-separated list) runs only those benches.

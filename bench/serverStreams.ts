@@ -77,7 +77,7 @@ export async function startBenchTurnServer(): Promise<BenchTurnServer> {
   const entries = [{ id: current.id, file: current.file, current, error: undefined }];
   const syndicates: SyndicateRegistry = { list: () => entries, get: (id) => entries.find((entry) => entry.id === id) };
   const ctx: ServerContext = { platform, syndicates, authenticate: async () => ({ userId: 'bench', role: 'member', via: 'key' }), warn: () => {} };
-  const turns = createTurnService(ctx);
+  const turns = await createTurnService(ctx);
   const app = express();
   const router = express.Router();
   router.use(express.json());

@@ -33,8 +33,8 @@ export function chatJobRunner(session: TurnSession, queue: TurnQueue, signal: Ab
   if (!store || !usesBackgroundJobs(syndicate)) return undefined;
   const runner: JobRunner = createJobRunner({
     store,
-    syndicates: new Map([[syndicate.name, syndicate]]),
-    pieceTurnOptions: () => ({ observers: session.observers }),
+    syndicates: () => new Map([[syndicate.name, syndicate]]),
+    pieceTurn: async () => ({ options: { observers: session.observers } }),
     deliverReport: (sessionId, text) =>
       queue.run(async () => {
         const options = { ...session.turnOptions(text, signal), sessionId, background: runner };

@@ -4,6 +4,7 @@ import { parseDuration } from '../config/duration.js';
 import { presentedToken, tokenMatches } from '../mcp/http/bearerToken.js';
 import type { Platform } from '../platform/createPlatform.js';
 import { loadSyndicates, type WatchedSyndicateRegistry } from '../server/app/syndicateRegistry.js';
+import { startServerDreams } from '../server/app/serverDreams.js';
 import { startServer, type StartServerOptions } from '../server/app/startServer.js';
 import type { AuthService } from '../server/context.js';
 import { memoryRoutes } from '../server/memory/memoryRoutes.js';
@@ -62,7 +63,7 @@ export async function serverParts(platform: Platform, syndicates: WatchedSyndica
   const adminToken = env.SYNDICATE_ADMIN_TOKEN || undefined;
   const auth = adminTokenAuth(adminToken);
   const context = { platform, syndicates, authenticate: auth.authenticate, warn };
-  return { auth, turns: createTurnService(context), routes: [...memoryRoutes(context)], studio: undefined, adminConfigured: adminToken !== undefined };
+  return { auth, turns: await createTurnService(context), routes: [...memoryRoutes(context)], studio: undefined, adminConfigured: adminToken !== undefined };
 }
 
 /** `version` is the package's (A2A cards, MCP serverInfo, the OpenAPI document). */
@@ -83,11 +84,14 @@ export async function serveCommand(paths: string[], options: ServeOptions, versi
     const parts = await serverParts(platform, syndicates, env, warn);
     const pricesFile = env.SYNDICATE_PRICES || undefined;
     const server = await startServer({ ...parts, platform, syndicates, host: options.host, port, version, prices: loadPrices(pricesFile && resolve(pricesFile)), warn, publicUrl: env.PUBLIC_URL || undefined });
+    const dreams = await startServerDreams({ platform, syndicates, warn });
     const loaded = syndicates.list();
     process.stdout.write(`Syndicate server at ${server.url} (${loaded.length} syndicate${loaded.length === 1 ? '' : 's'}: ${loaded.map((entry) => entry.id).join(', ')})\n`);
     process.stdout.write(`  Studio:  ${server.url}/\n  API:     ${server.url}/api/v1 (OpenAPI at /api/v1/openapi.json)\n  A2A:     ${server.url}/a2a/<id>/\n  MCP:     ${server.url}/mcp\n`);
     await stopped(false);
     process.stderr.write(`Stopping: letting running turns finish (up to ${options.grace})...\n`);
+    // A dream still running is cancelled (recorded failed): the next dream of its silo covers its sessions too.
+    await dreams.stop();
     const { finished, interrupted } = await server.close({ graceMs });
     if (finished + interrupted > 0) process.stderr.write(`${finished} turn(s) finished, ${interrupted} interrupted.\n`);
     return ExitCode.ok;

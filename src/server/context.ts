@@ -59,7 +59,7 @@ export interface AuthService {
 
 /** Running turns and their streams (src/server/turns). */
 export interface TurnService {
-  /** /turns, /sessions/:id/stream, /sessions/:id/cancel, the AI SDK and AG-UI endpoints. */
+  /** /turns, /sessions/:id/stream, /sessions/:id/cancel, the AI SDK and AG-UI endpoints, /background-jobs. */
   routes: AnyRoute[];
   /** How many turns are running now. */
   running(): number;

@@ -31,3 +31,11 @@ export function sessionPrefixOf(userId: string): string {
 export function maySeeSession(caller: ApiCaller, sessionId: string): boolean {
   return hasRole(caller, 'admin') || sessionId.startsWith(sessionPrefixOf(caller.userId));
 }
+
+// User ids hold no ':' (caller.ts), so the user is the segment after `api:`.
+const USER_SESSION = /^api:([^:]+):/;
+
+/** The user whose session it is (`api:<user>:…`); undefined for a session of no server user (a background piece's, a dream's). */
+export function userOfSession(sessionId: string): string | undefined {
+  return USER_SESSION.exec(sessionId)?.[1];
+}

@@ -70,6 +70,8 @@ export type Heartbeat = 'held' | 'lost' | 'cancelled';
 
 export interface JobQuery {
   originSessionId?: string;
+  /** Only jobs whose origin session id starts with this (a server user's: `api:<user>:`). */
+  originPrefix?: string;
   status?: JobStatus;
   limit: number;
 }

@@ -48,13 +48,13 @@ export interface Delivered {
 export function testRunner(store: Store, syndicate: CompiledSyndicate, delivered: Delivered[], options: Partial<JobRunnerOptions> = {}): JobRunner {
   const runner: JobRunner = createJobRunner({
     store,
-    syndicates: new Map([[syndicate.name, syndicate]]),
+    syndicates: () => new Map([[syndicate.name, syndicate]]),
     async deliverReport(sessionId, text, report) {
       const events: TurnEvent[] = [];
       for await (const event of runTurn(syndicate, { input: text, sessionId, store, background: runner })) events.push(event);
       delivered.push({ sessionId, text, report, events });
     },
-    pieceTurnOptions: () => ({ retry: { maxRetries: 0 } }),
+    pieceTurn: async () => ({ options: { retry: { maxRetries: 0 } } }),
     warn: (message) => {
       throw new Error(`unexpected runner warning: ${message}`);
     },

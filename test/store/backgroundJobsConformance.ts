@@ -226,6 +226,19 @@ export function describeBackgroundJobsConformance(name: string, open: () => Prom
       await store.backgroundJobs.cancel(newer.id, now);
     });
 
+    it('lists the jobs whose origin session starts with a prefix, and no others', async () => {
+      const prefix = `api:${randomUUID()}:`;
+      const mine = newJob(1, { originSessionId: `${prefix}one` });
+      const also = newJob(1, { originSessionId: `${prefix}two`, createdAt: 5 });
+      const theirs = newJob(1, { originSessionId: `${prefix.slice(0, -1)}x:one` });
+      for (const job of [mine, also, theirs]) await store.backgroundJobs.create(job);
+
+      const listed = await other.backgroundJobs.list({ originPrefix: prefix, limit: 10 });
+
+      expect(listed.map((job) => job.id)).toEqual([also.id, mine.id]);
+      for (const job of [mine, also, theirs]) await store.backgroundJobs.cancel(job.id, now);
+    });
+
     it('keeps a report undelivered until it is marked delivered', async () => {
       const job = newJob(1);
       await store.backgroundJobs.create(job);

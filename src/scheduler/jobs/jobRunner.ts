@@ -19,13 +19,21 @@ import { renderReport } from './report.js';
 /** Runs the report turn in the originating session (the face's turn queue: behind a running turn, like any message). */
 export type DeliverReport = (sessionId: string, text: string, report: JobReport) => Promise<void>;
 
+/** What a piece's turn gets besides its input, session, signal and limit (observers, memory), and what to do once it has ended. */
+export interface PieceTurn {
+  options: Partial<RunTurnOptions>;
+  ended?(outcome: PieceOutcome): void;
+}
+
 export interface JobRunnerOptions {
   store: Store;
-  /** The syndicates this process serves, by name: it runs the pieces of their jobs, and no others. */
-  syndicates: ReadonlyMap<string, CompiledSyndicate>;
+  /**
+   * The syndicates this process serves, by name, as they are now (a server reloads their files):
+   * it runs the pieces of their jobs, and no others.
+   */
+  syndicates(): ReadonlyMap<string, CompiledSyndicate>;
   deliverReport: DeliverReport;
-  /** What every piece's turn gets besides its input, session, signal and limit: observers, memory. */
-  pieceTurnOptions?(piece: PieceRecord, job: JobRecord): Partial<RunTurnOptions>;
+  pieceTurn?(piece: PieceRecord, job: JobRecord, syndicate: CompiledSyndicate): Promise<PieceTurn>;
   /** This process's name on the leases; by default host, pid and a random suffix. */
   runner?: string;
   leaseMs?: number;
@@ -68,7 +76,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const now = options.now ?? Date.now;
-  const served = [...options.syndicates.keys()];
+  const served = (): string[] => [...options.syndicates().keys()];
   const warn = options.warn ?? ((message: string) => void process.stderr.write(`warning: ${message}\n`));
   /** The pieces running here, by `${jobId}#${index}`. */
   const running = new Map<string, { jobId: string; controller: AbortController }>();
@@ -124,10 +132,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       const stored = await jobs.get(piece.jobId);
       if (!stored || stored.job.status !== 'running') return;
       const { job } = stored;
-      const syndicate = options.syndicates.get(job.syndicate);
-      outcome = syndicate
-        ? await runPiece({ syndicate, job, piece, store, signal: controller.signal, background: capabilityFor({ parent: job }), extra: options.pieceTurnOptions?.(piece, job) })
-        : { status: 'failed', error: `the syndicate '${job.syndicate}' is not served by this process, so its piece could not run` };
+      const syndicate = options.syndicates().get(job.syndicate);
+      if (syndicate) {
+        const turn = await options.pieceTurn?.(piece, job, syndicate);
+        outcome = await runPiece({ syndicate, job, piece, store, signal: controller.signal, background: capabilityFor({ parent: job }), extra: turn?.options });
+        turn?.ended?.(outcome);
+      } else {
+        outcome = { status: 'failed', error: `the syndicate '${job.syndicate}' is not served by this process, so its piece could not run` };
+      }
     } catch (error) {
       outcome = { status: 'failed', error: errorMessage(error) };
     } finally {
@@ -150,7 +162,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       do {
         claimAgain = false;
         while (!closed && running.size < concurrency) {
-          const piece = await jobs.claimPiece({ runner: name, syndicates: served, now: now(), leaseMs, maxAttempts });
+          const piece = await jobs.claimPiece({ runner: name, syndicates: served(), now: now(), leaseMs, maxAttempts });
           if (!piece) break;
           track(execute(piece).finally(() => kick()));
         }
@@ -164,12 +176,12 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   };
 
   const poll = async (): Promise<void> => {
-    const exhausted = await jobs.failExhausted(served, now(), maxAttempts, `the process running it stopped, ${maxAttempts} times (its lease expired)`);
+    const exhausted = await jobs.failExhausted(served(), now(), maxAttempts, `the process running it stopped, ${maxAttempts} times (its lease expired)`);
     for (const jobId of exhausted) track(tryReport(jobId));
     // Left by a process that wrote the report and died before it was delivered; a lease's age, so
     // a report another live process is delivering right now is left to it.
     for (const report of await jobs.undelivered()) {
-      if (options.syndicates.has(report.syndicate) && report.createdAt <= now() - leaseMs) track(deliver(report));
+      if (options.syndicates().has(report.syndicate) && report.createdAt <= now() - leaseMs) track(deliver(report));
     }
     kick();
   };

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { ServerContext } from '../context.js';
 import { defineRoute, fail, written, type AnyRoute } from '../http/route.js';
 import { sessionIdFor } from '../sessionAccess.js';
 import { agUiFormat } from './formats/agUi.js';
 import { isReply, loadedSyndicate } from './lookups.js';
 import type { SessionHub } from './sessionHub.js';
 import { startTurn } from './startTurn.js';
+import type { TurnContext } from './turnContext.js';
 import { streamLiveTurn } from './streamTurn.js';
 
 // AG-UI's HTTP binding, so @ag-ui/client's HttpAgent and CopilotKit run a syndicate: the thread id
@@ -32,7 +32,7 @@ function lastUserText(messages: RunAgentBody['messages']): string {
   return content.flatMap((part) => (part.type === 'text' && part.text ? [part.text] : [])).join('\n');
 }
 
-export function agUiRoutes(ctx: ServerContext, hub: SessionHub): AnyRoute[] {
+export function agUiRoutes(ctx: TurnContext, hub: SessionHub): AnyRoute[] {
   return [
     defineRoute({
       method: 'post',
@@ -50,7 +50,7 @@ export function agUiRoutes(ctx: ServerContext, hub: SessionHub): AnyRoute[] {
         if (isReply(syndicate)) return syndicate;
         const input = lastUserText(body.messages);
         if (input === '') return fail(400, 'messages: there is no user message with text; send the message as a user message with text content');
-        const turn = startTurn(ctx, hub, { syndicate, sessionId: sessionIdFor(caller.userId, body.threadId), input, caller, newSession: false });
+        const turn = startTurn(ctx, hub, { syndicate, sessionId: sessionIdFor(caller.userId, body.threadId), input, userId: caller.userId, newSession: false });
         if (isReply(turn)) return turn;
         streamLiveTurn(res, agUiFormat({ threadId: body.threadId, runId: body.runId }), turn, undefined);
         return written();

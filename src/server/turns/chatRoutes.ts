@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { ServerContext } from '../context.js';
 import { defineRoute, fail, noContent, written, type AnyRoute } from '../http/route.js';
 import { sessionIdFor } from '../sessionAccess.js';
 import { uiMessageStreamFormat } from './formats/uiMessageStream.js';
 import { isReply, loadedSyndicate } from './lookups.js';
 import type { SessionHub } from './sessionHub.js';
 import { startTurn } from './startTurn.js';
+import type { TurnContext } from './turnContext.js';
 import { streamLiveTurn } from './streamTurn.js';
 
 // The AI SDK's chat protocol, so useChat (DefaultChatTransport) talks to a syndicate: the chat id
@@ -30,7 +30,7 @@ function lastUserText(messages: ChatBody['messages']): string {
 
 const UI_STREAM = { description: 'AI SDK UI message stream (v1): SSE data lines of UIMessageChunks, ending with [DONE]', contentType: 'text/event-stream' };
 
-export function chatRoutes(ctx: ServerContext, hub: SessionHub): AnyRoute[] {
+export function chatRoutes(ctx: TurnContext, hub: SessionHub): AnyRoute[] {
   return [
     defineRoute({
       method: 'post',
@@ -48,7 +48,7 @@ export function chatRoutes(ctx: ServerContext, hub: SessionHub): AnyRoute[] {
         if (isReply(syndicate)) return syndicate;
         const input = lastUserText(body.messages);
         if (input === '') return fail(400, 'messages: the last user message has no text part; send the message as a text part');
-        const turn = startTurn(ctx, hub, { syndicate, sessionId: sessionIdFor(caller.userId, body.id), input, caller, newSession: false });
+        const turn = startTurn(ctx, hub, { syndicate, sessionId: sessionIdFor(caller.userId, body.id), input, userId: caller.userId, newSession: false });
         if (isReply(turn)) return turn;
         streamLiveTurn(res, uiMessageStreamFormat(), turn, undefined);
         return written();

@@ -1,13 +1,13 @@
-import type { ServerContext } from '../context.js';
 import { fail, type Reply } from '../http/route.js';
 import type { LiveTurn } from './liveTurn.js';
 import type { SessionHub } from './sessionHub.js';
+import type { TurnContext } from './turnContext.js';
 import { turnRun, type TurnRequest } from './turnRunner.js';
 
 // Every face of the turn routes (own events, AI SDK, AG-UI) starts a turn here, so double texting
 // follows the syndicate's `concurrency:` whichever format the client reads.
 
-export function startTurn(ctx: ServerContext, hub: SessionHub, request: TurnRequest): LiveTurn | Reply {
+export function startTurn(ctx: TurnContext, hub: SessionHub, request: TurnRequest): LiveTurn | Reply {
   const { compiled } = request.syndicate;
   const admission = hub.admit(request.sessionId, compiled.concurrency, compiled.memorySystem !== 'internal-only', turnRun(ctx, request));
   if (admission.admitted) return admission.turn;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ServerContext } from '../context.js';
 import { defineRoute, fail, json, written, type AnyRoute } from '../http/route.js';
 import { newSessionId } from '../sessionAccess.js';
 import { ownEventsFormat } from './formats/ownEvents.js';
@@ -7,6 +6,7 @@ import { followSession } from './followSession.js';
 import { isReply, lastEventId, loadedSyndicate, namedSession, sessionNotFound } from './lookups.js';
 import type { SessionHub } from './sessionHub.js';
 import { startTurn } from './startTurn.js';
+import type { TurnContext } from './turnContext.js';
 import { storedLastTurn, streamLiveTurn, streamStoredTurn } from './streamTurn.js';
 
 // Syndicate's own turn API: post a message and read the turn's events; follow a session's turn
@@ -19,7 +19,7 @@ const SSE_RESPONSE = { description: 'text/event-stream of TurnEvents: `event: <t
 
 const sessionParams = z.object({ id: z.string().min(1) });
 
-export function turnRoutes(ctx: ServerContext, hub: SessionHub): AnyRoute[] {
+export function turnRoutes(ctx: TurnContext, hub: SessionHub): AnyRoute[] {
   return [
     defineRoute({
       method: 'post',
@@ -36,7 +36,7 @@ export function turnRoutes(ctx: ServerContext, hub: SessionHub): AnyRoute[] {
         if (isReply(syndicate)) return syndicate;
         const sessionId = body.sessionId === undefined ? newSessionId(caller.userId) : namedSession(caller, body.sessionId);
         if (sessionId === undefined) return sessionNotFound(body.sessionId!);
-        const turn = startTurn(ctx, hub, { syndicate, sessionId, input: body.message, caller, newSession: body.sessionId === undefined });
+        const turn = startTurn(ctx, hub, { syndicate, sessionId, input: body.message, userId: caller.userId, newSession: body.sessionId === undefined });
         if (isReply(turn)) return turn;
         streamLiveTurn(res, ownEventsFormat(), turn, undefined, { 'x-session-id': sessionId });
         return written();

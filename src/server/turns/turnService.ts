@@ -1,15 +1,35 @@
 import type { ServerContext, TurnService } from '../context.js';
 import { agUiRoutes } from './agUiRoutes.js';
+import { serverJobRunner, type ServerJobOptions } from './backgroundJobs.js';
 import { chatRoutes } from './chatRoutes.js';
+import { jobRoutes } from './jobRoutes.js';
 import { createSessionHub } from './sessionHub.js';
+import type { TurnContext } from './turnContext.js';
 import { turnRoutes } from './turnRoutes.js';
 
-/** The server's turns: one line and one broadcast per session, streamed in Syndicate's own format, the AI SDK's and AG-UI's. */
-export function createTurnService(ctx: ServerContext): TurnService {
+export interface TurnServiceOptions {
+  jobs?: ServerJobOptions;
+}
+
+/**
+ * The server's turns: one line and one broadcast per session, streamed in Syndicate's own format,
+ * the AI SDK's and AG-UI's; and the background jobs their tools start, reported into those lines.
+ */
+export async function createTurnService(ctx: ServerContext, options: TurnServiceOptions = {}): Promise<TurnService> {
   const hub = createSessionHub(ctx.warn);
+  const store = await ctx.platform.store();
+  const runner = serverJobRunner(ctx, hub, store, options.jobs);
+  const turns: TurnContext = { ...ctx, background: runner };
+  // Recovers what a stopped process left: pieces whose lease expired, reports written but not delivered.
+  runner.start();
   return {
-    routes: [...turnRoutes(ctx, hub), ...chatRoutes(ctx, hub), ...agUiRoutes(ctx, hub)],
+    routes: [...turnRoutes(turns, hub), ...chatRoutes(turns, hub), ...agUiRoutes(turns, hub), ...jobRoutes(store, runner)],
     running: () => hub.running(),
-    drain: (graceMs) => hub.drain(graceMs),
+    async drain(graceMs) {
+      const drained = await hub.drain(graceMs);
+      // Pieces still running stop here; their leases expire, and a server that runs next takes them over.
+      await runner.close();
+      return drained;
+    },
   };
 }

@@ -65,9 +65,10 @@ export function createPostgresBackgroundJobs(db: Db): BackgroundJobStore {
     },
     async list(query) {
       return db.read<JobRecord>(
-        `SELECT ${JOB_COLUMNS} FROM background_jobs WHERE ($1::text IS NULL OR origin_session_id = $1) AND ($2::text IS NULL OR status = $2)
+        `SELECT ${JOB_COLUMNS} FROM background_jobs WHERE ($1::text IS NULL OR origin_session_id = $1) AND ($4::text IS NULL OR starts_with(origin_session_id, $4))
+           AND ($2::text IS NULL OR status = $2)
          ORDER BY created_at DESC, id DESC LIMIT $3`,
-        [query.originSessionId ?? null, query.status ?? null, query.limit],
+        [query.originSessionId ?? null, query.status ?? null, query.limit, query.originPrefix ?? null],
       );
     },
     async claimPiece({ runner, syndicates, now, leaseMs, maxAttempts }) {

@@ -38,8 +38,9 @@ export function createSqliteBackgroundJobs(db: Database.Database): BackgroundJob
     ),
     job: db.prepare<[id: string], JobRecord>(`SELECT ${JOB_COLUMNS} FROM background_jobs WHERE id = ?`),
     pieces: db.prepare<[jobId: string], PieceRecord>(`SELECT ${PIECE_COLUMNS} FROM background_pieces WHERE job_id = ? ORDER BY piece_index`),
-    list: db.prepare<[{ origin: string | null; status: string | null; limit: number }], JobRecord>(
-      `SELECT ${JOB_COLUMNS} FROM background_jobs WHERE (@origin IS NULL OR origin_session_id = @origin) AND (@status IS NULL OR status = @status)
+    list: db.prepare<[{ origin: string | null; prefix: string | null; status: string | null; limit: number }], JobRecord>(
+      `SELECT ${JOB_COLUMNS} FROM background_jobs WHERE (@origin IS NULL OR origin_session_id = @origin)
+         AND (@prefix IS NULL OR substr(origin_session_id, 1, length(@prefix)) = @prefix) AND (@status IS NULL OR status = @status)
        ORDER BY created_at DESC, id DESC LIMIT @limit`,
     ),
     claimable: db.prepare<[{ now: number; maxAttempts: number; syndicates: string }], PieceRecord>(
@@ -150,7 +151,7 @@ export function createSqliteBackgroundJobs(db: Database.Database): BackgroundJob
       return job && { job, pieces: sql.pieces.all(id) };
     },
     async list(query: JobQuery) {
-      return sql.list.all({ origin: query.originSessionId ?? null, status: query.status ?? null, limit: query.limit });
+      return sql.list.all({ origin: query.originSessionId ?? null, prefix: query.originPrefix ?? null, status: query.status ?? null, limit: query.limit });
     },
     async claimPiece(options) {
       return claim.immediate(options);

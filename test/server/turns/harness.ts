@@ -38,7 +38,8 @@ export function served(root: AgentDefinition, options: CompileOptions = {}, over
   return { id: agentIdFor(compiled.name), name: compiled.name, file: compiled.file, definition, compiled, warnings: [], loadedAt: 0 };
 }
 
-function registry(syndicates: readonly LoadedSyndicate[]): SyndicateRegistry {
+/** A registry that serves `syndicates` as they are (no files, no reloads). */
+export function registry(syndicates: readonly LoadedSyndicate[]): SyndicateRegistry {
   const entries = syndicates.map((current) => ({ id: current.id, file: current.file, current, error: undefined }));
   return { list: () => entries, get: (id) => entries.find((entry) => entry.id === id) };
 }
@@ -52,7 +53,7 @@ export async function startTurnServer(syndicates: readonly LoadedSyndicate[]): P
     authenticate: async (req) => CALLERS.get(req.get('authorization')?.replace(/^Bearer /, '') ?? '') ?? problem(401, 'send Authorization: Bearer <api key>'),
     warn: (message) => warnings.push(message),
   };
-  const turns = createTurnService(ctx);
+  const turns = await createTurnService(ctx);
   const app = express();
   const router = express.Router();
   router.use(express.json());

@@ -1,0 +1,34 @@
+import { startDreams, type DreamSchedule } from '../../scheduler/dreams/index.js';
+import type { CompiledSyndicate } from '../../runtime/compileSyndicate.js';
+import type { ServerContext } from '../context.js';
+import { userOfSession } from '../sessionAccess.js';
+
+// The server's dreams: each syndicate that declares `dreams:` dreams once per user silo, for every
+// user with a server session of it (`api:<user>:…`), over that user's conversations only (never
+// over background, task or dream sessions: scheduler/dreams/dreamSessions.ts). The syndicates are
+// those loaded when the server started.
+
+// The sessions read to find the users; a user with none among them has not talked to it lately.
+const MAX_SESSIONS_SCANNED = 10_000;
+
+export interface ServerDreamsOptions {
+  /** The dreams' clock (tests move it). */
+  now?(): Date;
+}
+
+export async function startServerDreams(ctx: Pick<ServerContext, 'platform' | 'syndicates' | 'warn'>, options: ServerDreamsOptions = {}): Promise<DreamSchedule> {
+  const store = await ctx.platform.store();
+  const syndicates = ctx.syndicates.list().flatMap((entry) => (entry.current?.compiled.dreams ? [entry.current.compiled] : []));
+  const users = async (syndicate: CompiledSyndicate): Promise<string[]> => {
+    const sessions = await store.listSessions({ syndicate: syndicate.name, idPrefix: 'api:', limit: MAX_SESSIONS_SCANNED });
+    return [...new Set(sessions.flatMap((session) => userOfSession(session.id) ?? []))].sort();
+  };
+  return startDreams({
+    store,
+    syndicates,
+    users,
+    memory: (syndicate, silo) => ctx.platform.memory(syndicate, silo),
+    warn: (message) => ctx.warn(`warning: ${message}`),
+    now: options.now,
+  });
+}
