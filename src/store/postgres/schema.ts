@@ -6,6 +6,7 @@ import { NOTES_MIGRATION } from './notesSchema.js';
 import { USERS_MIGRATION } from './usersSchema.js';
 import { TASK_LEASES_MIGRATION } from './tasksSchema.js';
 import { BACKGROUND_JOBS_MIGRATION, DREAM_RUNS_MIGRATION } from './backgroundJobsSchema.js';
+import { SCHEDULES_MIGRATION } from './schedulesSchema.js';
 
 // Migration i moves the schema from version i to i + 1; syndicate_schema records each one applied.
 // Append new migrations, never edit one that has shipped. They run under an advisory lock, so a
@@ -82,6 +83,7 @@ const MIGRATIONS: readonly string[] = [
   BACKGROUND_JOBS_MIGRATION,
   DREAM_RUNS_MIGRATION,
   USERS_MIGRATION,
+  SCHEDULES_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
