@@ -35,6 +35,8 @@ export interface ScheduledTask {
   message: string;
   session: TaskSessionMode;
   owner: TaskOwner;
+  /** The user the runs are for: their long-term memory silo is the one a run's turn uses. */
+  runAs: string;
   /** The session whose turn asked for the task (an agent's schedule_task); null otherwise. */
   requestedBy: string | null;
   origin: TaskOrigin;
@@ -147,6 +149,7 @@ export interface TaskRow {
   sessionId: string | null;
   ownerKind: 'user' | 'agent';
   ownerId: string;
+  runAs: string;
   requestedBy: string | null;
   origin: TaskOrigin;
   active: boolean | number;

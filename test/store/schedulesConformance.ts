@@ -20,6 +20,7 @@ function newTask(syndicate: string, overrides: Partial<NewTask> = {}): NewTask {
     message: 'Brief me on what changed overnight.',
     session: 'new',
     owner: { kind: 'user', id: 'ana' },
+    runAs: 'ana',
     requestedBy: null,
     origin: 'runtime',
     catchUp: 'none',

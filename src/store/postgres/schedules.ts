@@ -21,17 +21,17 @@ import type { Db } from './connection.js';
 // bigint, read back as float8 so they arrive as numbers.
 
 const TASK_COLUMNS = `id, syndicate, name, cron, timezone, at::float8 AS at, message, session_id AS "sessionId", owner_kind AS "ownerKind",
-  owner_id AS "ownerId", requested_by AS "requestedBy", origin, active, catch_up AS "catchUp", created_at::float8 AS "createdAt",
+  owner_id AS "ownerId", run_as AS "runAs", requested_by AS "requestedBy", origin, active, catch_up AS "catchUp", created_at::float8 AS "createdAt",
   last_scheduled_for::float8 AS "lastScheduledFor"`;
 const RUN_COLUMNS = `id, task_id AS "taskId", syndicate, scheduled_for::float8 AS "scheduledFor", started_at::float8 AS "startedAt",
   ended_at::float8 AS "endedAt", status, session_id AS "sessionId", answer, detail, runner, lease_expires_at::float8 AS "leaseExpiresAt"`;
 
-const INSERT_TASK = `INSERT INTO scheduled_tasks (id, syndicate, name, cron, timezone, at, message, session_id, owner_kind, owner_id, requested_by, origin, active, catch_up, created_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, true, $13, $14)`;
+const INSERT_TASK = `INSERT INTO scheduled_tasks (id, syndicate, name, cron, timezone, at, message, session_id, owner_kind, owner_id, run_as, requested_by, origin, active, catch_up, created_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, true, $14, $15)`;
 
 function taskParams(task: NewTask): unknown[] {
   const row = rowFromTask(task);
-  return [row.id, row.syndicate, row.name, row.cron, row.timezone, row.at, row.message, row.sessionId, row.ownerKind, row.ownerId, row.requestedBy, row.origin, row.catchUp, row.createdAt];
+  return [row.id, row.syndicate, row.name, row.cron, row.timezone, row.at, row.message, row.sessionId, row.ownerKind, row.ownerId, row.runAs, row.requestedBy, row.origin, row.catchUp, row.createdAt];
 }
 
 async function lockSyndicate(client: pg.PoolClient, syndicate: string): Promise<void> {
@@ -102,7 +102,7 @@ export function createPostgresSchedules(db: Db): ScheduleStore {
           }
           await client.query(
             `${INSERT_TASK} ON CONFLICT (id) DO UPDATE SET cron = excluded.cron, timezone = excluded.timezone, at = excluded.at, message = excluded.message,
-               session_id = excluded.session_id, catch_up = excluded.catch_up,
+               session_id = excluded.session_id, catch_up = excluded.catch_up, run_as = excluded.run_as,
                -- A fired one-time task stays deactivated; anything else the file declares is active.
                active = NOT (scheduled_tasks.at IS NOT NULL AND scheduled_tasks.at = excluded.at AND scheduled_tasks.last_scheduled_for IS NOT NULL)`,
             taskParams({ ...task, origin: 'file' }),

@@ -13,6 +13,7 @@ export const SCHEDULES_MIGRATION = `
     session_id         text,
     owner_kind         text NOT NULL,
     owner_id           text NOT NULL,
+    run_as             text NOT NULL,
     requested_by       text,
     origin             text NOT NULL,
     active             boolean NOT NULL,

@@ -18,7 +18,7 @@ import {
 // Every write is an IMMEDIATE transaction: the write lock is taken before the state it checks is
 // read, so two processes on one file never both decide one firing, nor both pass the task limit.
 
-const TASK_COLUMNS = `id, syndicate, name, cron, timezone, at, message, session_id AS sessionId, owner_kind AS ownerKind, owner_id AS ownerId,
+const TASK_COLUMNS = `id, syndicate, name, cron, timezone, at, message, session_id AS sessionId, owner_kind AS ownerKind, owner_id AS ownerId, run_as AS runAs,
   requested_by AS requestedBy, origin, active, catch_up AS catchUp, created_at AS createdAt, last_scheduled_for AS lastScheduledFor`;
 const RUN_COLUMNS = `id, task_id AS taskId, syndicate, scheduled_for AS scheduledFor, started_at AS startedAt, ended_at AS endedAt, status,
   session_id AS sessionId, answer, detail, runner, lease_expires_at AS leaseExpiresAt`;
@@ -28,14 +28,14 @@ type TaskInsert = ReturnType<typeof rowFromTask>;
 export function createSqliteSchedules(db: Database.Database): ScheduleStore {
   const sql = {
     insert: db.prepare<[TaskInsert]>(
-      `INSERT INTO scheduled_tasks (id, syndicate, name, cron, timezone, at, message, session_id, owner_kind, owner_id, requested_by, origin, active, catch_up, created_at)
-       VALUES (@id, @syndicate, @name, @cron, @timezone, @at, @message, @sessionId, @ownerKind, @ownerId, @requestedBy, @origin, 1, @catchUp, @createdAt)`,
+      `INSERT INTO scheduled_tasks (id, syndicate, name, cron, timezone, at, message, session_id, owner_kind, owner_id, run_as, requested_by, origin, active, catch_up, created_at)
+       VALUES (@id, @syndicate, @name, @cron, @timezone, @at, @message, @sessionId, @ownerKind, @ownerId, @runAs, @requestedBy, @origin, 1, @catchUp, @createdAt)`,
     ),
     upsertDeclared: db.prepare<[TaskInsert]>(
-      `INSERT INTO scheduled_tasks (id, syndicate, name, cron, timezone, at, message, session_id, owner_kind, owner_id, requested_by, origin, active, catch_up, created_at)
-       VALUES (@id, @syndicate, @name, @cron, @timezone, @at, @message, @sessionId, @ownerKind, @ownerId, @requestedBy, 'file', 1, @catchUp, @createdAt)
+      `INSERT INTO scheduled_tasks (id, syndicate, name, cron, timezone, at, message, session_id, owner_kind, owner_id, run_as, requested_by, origin, active, catch_up, created_at)
+       VALUES (@id, @syndicate, @name, @cron, @timezone, @at, @message, @sessionId, @ownerKind, @ownerId, @runAs, @requestedBy, 'file', 1, @catchUp, @createdAt)
        ON CONFLICT (id) DO UPDATE SET cron = excluded.cron, timezone = excluded.timezone, at = excluded.at, message = excluded.message,
-         session_id = excluded.session_id, catch_up = excluded.catch_up,
+         session_id = excluded.session_id, catch_up = excluded.catch_up, run_as = excluded.run_as,
          -- A fired one-time task stays deactivated; anything else the file declares is active.
          active = CASE WHEN scheduled_tasks.at IS NOT NULL AND scheduled_tasks.at = excluded.at AND scheduled_tasks.last_scheduled_for IS NOT NULL THEN 0 ELSE 1 END`,
     ),

@@ -13,6 +13,7 @@ export const SCHEDULES_MIGRATION = `
     session_id         TEXT,
     owner_kind         TEXT NOT NULL,
     owner_id           TEXT NOT NULL,
+    run_as             TEXT NOT NULL,
     requested_by       TEXT,
     origin             TEXT NOT NULL,
     active             INTEGER NOT NULL,
