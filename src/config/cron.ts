@@ -40,3 +40,8 @@ export const timeZoneSchema = z.string().refine(isTimeZone, { error: `is not an 
 export function nextFiring(pattern: string, timezone: string, after: number): number | undefined {
   return new Cron(pattern, { paused: true, mode: CRON_MODE, timezone }).nextRun(new Date(after))?.getTime();
 }
+
+/** The latest firing at or before `atOrBefore` (ms since the epoch), or undefined when there is none. */
+export function previousFiring(pattern: string, timezone: string, atOrBefore: number): number | undefined {
+  return new Cron(pattern, { paused: true, mode: CRON_MODE, timezone }).previousRuns(1, new Date(atOrBefore + 1))[0]?.getTime();
+}

@@ -1,0 +1,2 @@
+export { createTaskScheduler, outcomeOf, runSessionId, type RunTaskTurn, type TaskScheduler, type TaskSchedulerOptions, type TaskTurnEnd, type TaskTurnRequest } from './scheduler.js';
+export { dueFirings, type DueFirings } from './firings.js';
