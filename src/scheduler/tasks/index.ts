@@ -1,2 +1,3 @@
 export { createTaskScheduler, outcomeOf, runSessionId, type RunTaskTurn, type TaskScheduler, type TaskSchedulerOptions, type TaskTurnEnd, type TaskTurnRequest } from './scheduler.js';
 export { dueFirings, type DueFirings } from './firings.js';
+export { declaredTask, FILE_TASK_USER, syncDeclaredTasks } from './declared.js';

@@ -36,6 +36,8 @@ export interface TaskSchedulerOptions {
   syndicates: () => readonly string[];
   runTurn: RunTaskTurn;
   warn: (message: string) => void;
+  /** Hands each run (to its record written) to the face's tracker, so closing the store waits for it. */
+  track?: (work: Promise<void>) => void;
   /** Milliseconds since the epoch; tests pass a fake clock. */
   now?: () => number;
   /** A run's lease: renewed every third of it; 30 s by default. */
@@ -115,6 +117,7 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
       .catch((error: unknown) => warn(`warning: could not record the end of run ${record.id} of task '${task.name}': ${errorMessage(error)}`))
       .finally(() => running.delete(record.id));
     running.set(record.id, { controller, done });
+    options.track?.(done);
   };
 
   const heartbeat = async (at: number): Promise<void> => {

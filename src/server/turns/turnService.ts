@@ -1,6 +1,7 @@
 import type { ServerContext, TurnService } from '../context.js';
 import { agUiRoutes } from './agUiRoutes.js';
 import { chatRoutes } from './chatRoutes.js';
+import { scheduledTurn } from './scheduledTurn.js';
 import { createSessionHub } from './sessionHub.js';
 import { turnRoutes } from './turnRoutes.js';
 
@@ -10,6 +11,7 @@ export function createTurnService(ctx: ServerContext): TurnService {
   return {
     routes: [...turnRoutes(ctx, hub), ...chatRoutes(ctx, hub), ...agUiRoutes(ctx, hub)],
     running: () => hub.running(),
+    runScheduled: scheduledTurn(ctx, hub),
     drain: (graceMs) => hub.drain(graceMs),
   };
 }
