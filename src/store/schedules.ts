@@ -112,8 +112,8 @@ export interface ScheduleStore {
    */
   syncDeclared(syndicate: string, declared: readonly NewTask[]): Promise<{ tasks: ScheduledTask[]; displaced: ScheduledTask[] }>;
   get(id: string): Promise<ScheduledTask | undefined>;
-  /** Active tasks of these syndicates, oldest first; with `all`, deactivated ones too. */
-  list(syndicates: readonly string[], options?: { all?: boolean }): Promise<ScheduledTask[]>;
+  /** Active tasks of these syndicates (undefined: of every syndicate), oldest first; with `all`, deactivated ones too. */
+  list(syndicates: readonly string[] | undefined, options?: { all?: boolean }): Promise<ScheduledTask[]>;
   /** Deactivates the task (its runs stay readable); false when it was not active. */
   deactivate(id: string): Promise<boolean>;
   /**

@@ -117,8 +117,8 @@ export function createPostgresSchedules(db: Db): ScheduleStore {
       return row && taskFromRow(row);
     },
     async list(syndicates, options = {}) {
-      const rows = await db.read<TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE syndicate = ANY($1::text[]) AND (active OR $2) ORDER BY created_at, id`, [
-        syndicates,
+      const rows = await db.read<TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE ($1::text[] IS NULL OR syndicate = ANY($1::text[])) AND (active OR $2) ORDER BY created_at, id`, [
+        syndicates ?? null,
         options.all ?? false,
       ]);
       return rows.map(taskFromRow);

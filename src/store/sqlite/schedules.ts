@@ -42,8 +42,9 @@ export function createSqliteSchedules(db: Database.Database): ScheduleStore {
     get: db.prepare<[id: string], TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE id = ?`),
     byName: db.prepare<[syndicate: string, name: string], TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE syndicate = ? AND name = ? AND active = 1`),
     countActive: db.prepare<[syndicate: string], { n: number }>('SELECT count(*) AS n FROM scheduled_tasks WHERE syndicate = ? AND active = 1'),
-    list: db.prepare<[syndicates: string, all: number], TaskRow>(
-      `SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE syndicate IN (SELECT value FROM json_each(?)) AND (active = 1 OR ? = 1) ORDER BY created_at, id`,
+    list: db.prepare<[{ syndicates: string | null; all: number }], TaskRow>(
+      `SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE (@syndicates IS NULL OR syndicate IN (SELECT value FROM json_each(@syndicates))) AND (active = 1 OR @all = 1)
+       ORDER BY created_at, id`,
     ),
     fileTasks: db.prepare<[syndicate: string], TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE syndicate = ? AND origin = 'file' AND active = 1 ORDER BY created_at, id`),
     deactivate: db.prepare<[id: string]>('UPDATE scheduled_tasks SET active = 0 WHERE id = ? AND active = 1'),
@@ -134,7 +135,7 @@ export function createSqliteSchedules(db: Database.Database): ScheduleStore {
       return row && taskFromRow(row);
     },
     async list(syndicates, options = {}) {
-      return sql.list.all(JSON.stringify(syndicates), options.all ? 1 : 0).map(taskFromRow);
+      return sql.list.all({ syndicates: syndicates === undefined ? null : JSON.stringify(syndicates), all: options.all ? 1 : 0 }).map(taskFromRow);
     },
     async deactivate(id) {
       return sql.deactivate.run(id).changes === 1;
