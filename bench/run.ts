@@ -5,6 +5,7 @@ import { benchMemory } from './memory.js';
 import { benchMemoryQuality } from './memoryQuality.js';
 import { benchObservability } from './observability.js';
 import { benchPostgres } from './postgres.js';
+import { benchSchedulerDispatch } from './schedulerDispatch.js';
 import { benchServerStreams } from './serverStreams.js';
 import { benchSessionAppend } from './sessionAppend.js';
 import { benchTurnOverhead } from './turnOverhead.js';
@@ -23,6 +24,7 @@ const benches: Record<string, () => Promise<void>> = {
   postgres: benchPostgres,
   codeMode: benchCodeMode,
   serverStreams: benchServerStreams,
+  schedulerDispatch: benchSchedulerDispatch,
 };
 
 // BENCH=observability (or a comma-separated list) runs only those benches.
