@@ -62,6 +62,7 @@ export interface TaskScheduler {
 const DEFAULT_LEASE_MS = 30_000;
 const DEFAULT_POLL_MS = 1_000;
 const DEFAULT_GRACE_MS = 60_000;
+const CLAIM_CONCURRENCY = 8;
 // Never spin: a wake-up for a firing due "now" still waits this long.
 const MIN_SLEEP_MS = 5;
 
@@ -160,13 +161,20 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
     await store.interruptExpired(at);
     const syndicates = options.syndicates();
     if (syndicates.length === 0) return;
-    for (const task of await store.list(syndicates)) {
-      try {
-        await decide(task, at);
-      } catch (error) {
-        warn(`warning: could not decide the firings of task '${task.name}' of ${task.syndicate}: ${errorMessage(error)}`);
+    const tasks = await store.list(syndicates);
+    let next = 0;
+    // Tasks are independent: a few decided at once hide a network store's round trips.
+    const worker = async (): Promise<void> => {
+      while (next < tasks.length) {
+        const task = tasks[next++]!;
+        try {
+          await decide(task, at);
+        } catch (error) {
+          warn(`warning: could not decide the firings of task '${task.name}' of ${task.syndicate}: ${errorMessage(error)}`);
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(CLAIM_CONCURRENCY, tasks.length) }, worker));
   };
 
   /** How long to sleep: until the next firing of a served task, at most pollMs. */

@@ -42,11 +42,10 @@ async function activeByName(client: pg.PoolClient, syndicate: string, name: stri
   return (await client.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE syndicate = $1 AND name = $2 AND active`, [syndicate, name])).rows[0];
 }
 
-async function interruptExpired(client: pg.PoolClient | Db, now: number): Promise<TaskRun[]> {
+async function interruptExpired(db: Db, now: number): Promise<TaskRun[]> {
   const query = `UPDATE task_runs SET status = 'interrupted', detail = $2, ended_at = $1, runner = NULL, lease_expires_at = NULL
     WHERE status = 'running' AND lease_expires_at <= $1 RETURNING ${RUN_COLUMNS}`;
-  const result = 'write' in client ? await client.write<TaskRun>(query, [now, INTERRUPTED_DETAIL]) : await client.query<TaskRun>(query, [now, INTERRUPTED_DETAIL]);
-  return result.rows;
+  return (await db.write<TaskRun>(query, [now, INTERRUPTED_DETAIL])).rows;
 }
 
 async function insertRun(client: pg.PoolClient, run: TaskRun): Promise<void> {
@@ -128,7 +127,12 @@ export function createPostgresSchedules(db: Db): ScheduleStore {
     },
     async claim(firing) {
       return decide(firing.taskId, firing.scheduledFor, async (client, task) => {
-        await interruptExpired(client, firing.now);
+        // The task's own expired run (a dead process's) must not count as still going.
+        await client.query(
+          `UPDATE task_runs SET status = 'interrupted', detail = $3, ended_at = $2, runner = NULL, lease_expires_at = NULL
+           WHERE task_id = $1 AND status = 'running' AND lease_expires_at <= $2`,
+          [task.id, firing.now, INTERRUPTED_DETAIL],
+        );
         const base = { id: randomUUID(), taskId: task.id, syndicate: task.syndicate, scheduledFor: firing.scheduledFor, answer: null };
         const { rowCount } = await client.query("SELECT 1 FROM task_runs WHERE task_id = $1 AND status = 'running' AND lease_expires_at > $2 LIMIT 1", [task.id, firing.now]);
         if (rowCount) {

@@ -64,6 +64,10 @@ export function createSqliteSchedules(db: Database.Database): ScheduleStore {
        WHERE id = @id AND runner = @runner AND status = 'running'`,
     ),
     expired: db.prepare<[now: number], TaskRun>(`SELECT ${RUN_COLUMNS} FROM task_runs WHERE status = 'running' AND lease_expires_at <= ?`),
+    interruptOfTask: db.prepare<[{ detail: string; now: number; taskId: string }]>(
+      `UPDATE task_runs SET status = 'interrupted', detail = @detail, ended_at = @now, runner = NULL, lease_expires_at = NULL
+       WHERE task_id = @taskId AND status = 'running' AND lease_expires_at <= @now`,
+    ),
     interrupt: db.prepare<[detail: string, endedAt: number, id: string]>(
       "UPDATE task_runs SET status = 'interrupted', detail = ?, ended_at = ?, runner = NULL, lease_expires_at = NULL WHERE id = ?",
     ),
@@ -112,7 +116,8 @@ export function createSqliteSchedules(db: Database.Database): ScheduleStore {
   });
   const claim = db.transaction((firing: ClaimFiring): ClaimResult =>
     decide(firing.taskId, firing.scheduledFor, (task) => {
-      interruptExpired(firing.now);
+      // The task's own expired run (a dead process's) must not count as still going.
+      sql.interruptOfTask.run({ detail: INTERRUPTED_DETAIL, now: firing.now, taskId: task.id });
       const base = { id: randomUUID(), taskId: task.id, syndicate: task.syndicate, scheduledFor: firing.scheduledFor, answer: null };
       if (sql.live.get(task.id, firing.now)) {
         return { ...base, status: 'skipped', startedAt: null, endedAt: null, sessionId: null, detail: 'the previous run was still going', runner: null, leaseExpiresAt: null };
