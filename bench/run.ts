@@ -7,6 +7,7 @@ import { benchMemoryQuality } from './memoryQuality.js';
 import { benchObservability } from './observability.js';
 import { benchPostgres } from './postgres.js';
 import { benchServerIdleStreams } from './serverIdleStreams.js';
+import { benchSchedulerDispatch } from './schedulerDispatch.js';
 import { benchServerStreams } from './serverStreams.js';
 import { benchSessionAppend } from './sessionAppend.js';
 import { benchTurnOverhead } from './turnOverhead.js';
@@ -27,6 +28,7 @@ const benches: Record<string, () => Promise<void>> = {
   serverStreams: benchServerStreams,
   serverIdleStreams: benchServerIdleStreams,
   backgroundJobs: benchBackgroundJobs,
+  schedulerDispatch: benchSchedulerDispatch,
 };
 
 // BENCH=observability (or a comma-separated list) runs only those benches.

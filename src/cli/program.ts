@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import { EXIT_CODES_HELP } from './exitCodes.js';
 import { addMemoryCommand } from './memoryCommand.js';
 import { DB_HELP, DB_OPTION } from './storeOption.js';
+import type { AddTaskOptions, ListTasksOptions, RunsOptions, TasksOptions } from './tasksCommand.js';
 import type { ServeOptions } from './serveCommand.js';
 import { PACKAGE_ROOT } from './resolveSyndicateFile.js';
 import type { BindingOptions, DbOptions, McpCommandOptions, McpDemoOptions, PruneSessionsOptions, ServeA2aOptions, SessionsOptions, TurnCommandOptions, UsageOptions } from './options.js';
@@ -165,6 +166,67 @@ export function buildProgram(): Command {
     .action(async (id: string, options: SessionsOptions) => {
       const { deleteSession } = await import('./sessionsCommand.js');
       process.exitCode = await deleteSession(id, options);
+    });
+
+  const tasks = program
+    .command('tasks')
+    .summary('add, list and remove scheduled tasks, and list their runs')
+    .description('Scheduled tasks: a message a syndicate runs on a cron or at one instant, while `syndicate serve` runs on the store.')
+    .addHelpText('after', EXIT_CODES_HELP);
+  tasks
+    .command('add')
+    .summary('add a scheduled task')
+    .description('Add a task to a syndicate (a file or a name): --cron (seconds allowed) or --at, and the message each run sends.')
+    .argument('<syndicate>', 'syndicate file or name')
+    .requiredOption('--name <name>', 'unique among the syndicate\'s active tasks')
+    .requiredOption('--message <text>', 'what each run sends')
+    .option('--cron <pattern>', 'cron pattern, e.g. "0 8 * * 1-5" or "*/30 * * * * *"')
+    .option('--at <instant>', 'one-time instant with its offset, e.g. 2026-12-24T09:00:00Z')
+    .option('--timezone <zone>', 'IANA time zone the cron is read in (default UTC)')
+    .option('--session <id>', '"new" (a session per run, the default) or a fixed session id')
+    .option('--catch-up <policy>', 'none (default) or last: what a server does with firings missed while none ran')
+    .option(DB_OPTION, DB_HELP)
+    .option('--json', 'print the task as JSON')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (syndicate: string, options: AddTaskOptions) => {
+      const { addTask } = await import('./tasksCommand.js');
+      process.exitCode = await addTask(syndicate, options);
+    });
+  tasks
+    .command('list')
+    .summary('list scheduled tasks')
+    .description('List the active scheduled tasks of every syndicate, oldest first.')
+    .option('--all', 'include removed and fired one-time tasks')
+    .option(DB_OPTION, DB_HELP)
+    .option('--json', 'print the tasks as a JSON array')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (options: ListTasksOptions) => {
+      const { listTasks } = await import('./tasksCommand.js');
+      process.exitCode = await listTasks(options);
+    });
+  tasks
+    .command('remove')
+    .summary('remove a scheduled task')
+    .description('Deactivate a task: it fires no more, and its runs stay listed.')
+    .argument('<id>', 'task id (syndicate tasks list)')
+    .option(DB_OPTION, DB_HELP)
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (id: string, options: TasksOptions) => {
+      const { removeTask } = await import('./tasksCommand.js');
+      process.exitCode = await removeTask(id, options);
+    });
+  tasks
+    .command('runs')
+    .summary('list the runs of scheduled tasks')
+    .description('List run records, newest firing first: answered, failed, no_response, interrupted or skipped, with the answer or why.')
+    .argument('[task-id]', 'only this task\'s runs')
+    .option('--limit <n>', 'at most this many', '20')
+    .option(DB_OPTION, DB_HELP)
+    .option('--json', 'print the runs as a JSON array')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (taskId: string | undefined, options: RunsOptions) => {
+      const { listRuns } = await import('./tasksCommand.js');
+      process.exitCode = await listRuns(taskId, options);
     });
 
   const db = program

@@ -15,6 +15,7 @@ import { isOffline } from './compileTarget.js';
 import { ExitCode } from './exitCodes.js';
 import { openPlatform } from './openPlatform.js';
 import { PACKAGE_ROOT } from './resolveSyndicateFile.js';
+import { startSchedules } from './serveSchedules.js';
 import { portOf } from './serveA2aCommand.js';
 import { stopped } from './stopped.js';
 import { UsageError } from './usageError.js';
@@ -85,6 +86,7 @@ export async function serveCommand(paths: string[], options: ServeOptions, versi
     const pricesFile = env.SYNDICATE_PRICES || undefined;
     const server = await startServer({ ...parts, platform, syndicates, host: options.host, port, version, prices: loadPrices(pricesFile && resolve(pricesFile)), warn, publicUrl: env.PUBLIC_URL || undefined });
     const dreams = await startServerDreams({ platform, syndicates, warn });
+    const scheduler = await startSchedules(platform, syndicates, parts.turns, warn);
     const loaded = syndicates.list();
     process.stdout.write(`Syndicate server at ${server.url} (${loaded.length} syndicate${loaded.length === 1 ? '' : 's'}: ${loaded.map((entry) => entry.id).join(', ')})\n`);
     process.stdout.write(`  Studio:  ${server.url}/\n  API:     ${server.url}/api/v1 (OpenAPI at /api/v1/openapi.json)\n  A2A:     ${server.url}/a2a/<id>/\n  MCP:     ${server.url}/mcp\n`);
@@ -92,7 +94,11 @@ export async function serveCommand(paths: string[], options: ServeOptions, versi
     process.stderr.write(`Stopping: letting running turns finish (up to ${options.grace})...\n`);
     // A dream still running is cancelled (recorded failed): the next dream of its silo covers its sessions too.
     await dreams.stop();
+    // The scheduler claims no more firings; its running turns drain with the others, and closing
+    // the platform waits for their run records.
+    const schedulerClosed = scheduler.close();
     const { finished, interrupted } = await server.close({ graceMs });
+    await schedulerClosed;
     if (finished + interrupted > 0) process.stderr.write(`${finished} turn(s) finished, ${interrupted} interrupted.\n`);
     return ExitCode.ok;
   } finally {

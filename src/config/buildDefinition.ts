@@ -2,6 +2,7 @@ import type { ConfigIssue } from './errors.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_STEPS, DEFAULT_MEMORY_SYSTEM, type AgentDefinition, type SyndicateDefinition } from './definition.js';
 import { DEFAULT_ROUTE_FLAGS, findRoute } from './routes.js';
 import { currentToolName } from './legacyTools.js';
+import { declaredSchedules } from './schedules.js';
 import type { DispatchConfig, OrchestratorConfig, SubagentConfig, SyndicateFile, VariableValue } from './schema.js';
 
 // Turns validated files into the agent tree the runtime runs. Only called once every check passed.
@@ -31,6 +32,7 @@ export function buildSyndicate(syndicate: ValidatedSyndicate, warnings: ConfigIs
     deadlineMs: config.deadline,
     concurrency: config.concurrency ?? DEFAULT_CONCURRENCY,
     dreams: config.dreams,
+    schedules: declaredSchedules(config.schedules),
     root: buildOrchestrator(syndicate, config.orchestrator.description ?? config.description ?? config.syndicate_name, false),
     warnings,
   };

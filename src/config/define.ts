@@ -54,6 +54,7 @@ export function defineSyndicate(root: AgentDefinition, fields: Partial<Syndicate
     variables: {},
     maxSteps: DEFAULT_MAX_STEPS,
     concurrency: DEFAULT_CONCURRENCY,
+    schedules: [],
     root,
     warnings: [],
     ...fields,

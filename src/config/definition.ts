@@ -2,6 +2,7 @@ import type { JSONSchema7, LanguageModelV3 } from '@ai-sdk/provider';
 import type { AnyTool } from '../core/tool.js';
 import type { ConfigIssue } from './errors.js';
 import type { DreamsConfig } from './dreams.js';
+import type { DeclaredSchedule } from './schedules.js';
 import type { Concurrency, DispatchConfig, GenerateContentConfig, McpServerConfig, MemorySystem, ScriptStep, VariableValue } from './schema.js';
 
 // What loadSyndicate hands to the runtime: a validated, fully resolved agent tree.
@@ -70,6 +71,8 @@ export interface SyndicateDefinition {
   root: AgentDefinition;
   /** `dreams:`: when and how the syndicate reflects on its sessions, unattended; undefined when it does not. */
   dreams?: DreamsConfig;
+  /** `schedules:`: the tasks the file declares, defaults filled in; [] when it declares none. */
+  schedules: DeclaredSchedule[];
   /** Fields the file sets that this version accepts but does not act on, with where they are. */
   warnings: ConfigIssue[];
 }

@@ -1,5 +1,5 @@
-import { Cron } from 'croner';
 import { z } from 'zod';
+import { cronSchema, timeZoneSchema } from './cron.js';
 import { parseDuration, DURATION_FORMAT } from './duration.js';
 import { isRecord, type Problem } from './problem.js';
 import { MEMORY_TOOLS } from './memoryTools.js';
@@ -24,14 +24,8 @@ export const dreamsSchema = z
         return ms ?? 0;
       })
       .optional(),
-    cron: z
-      .string()
-      .refine((pattern) => cronProblem(pattern) === undefined, { error: (issue) => `is not a cron expression croner accepts: ${cronProblem(String(issue.input))} (e.g. "0 3 * * *" for 03:00 every day)` })
-      .optional(),
-    timezone: z
-      .string()
-      .refine((zone) => Intl.supportedValuesOf('timeZone').includes(zone) || zone === 'UTC', { error: 'is not an IANA time zone (e.g. Europe/Lisbon or UTC)' })
-      .optional(),
+    cron: cronSchema('"0 3 * * *" for 03:00 every day').optional(),
+    timezone: timeZoneSchema.optional(),
     /** The agent that dreams: its model and instruction, with the restricted tool set below. */
     agent: z.string().min(1),
     instruction: z.string().min(1).optional(),
@@ -47,15 +41,6 @@ export const dreamsSchema = z
   });
 
 export type DreamsConfig = z.infer<typeof dreamsSchema>;
-
-function cronProblem(pattern: string): string | undefined {
-  try {
-    new Cron(pattern, { paused: true });
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
 
 /** What the schema cannot check: the agent exists, the file keeps long-term memory, the tools are allowed. */
 export function dreamProblems(data: unknown, knownTools: readonly string[]): Problem[] {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DURATION_FORMAT, parseDuration } from './duration.js';
 import { normalizeOutputSchema } from './normalizeOutputSchema.js';
 import { dreamsSchema } from './dreams.js';
+import { schedulesSchema } from './schedules.js';
 
 // One schema for a syndicate file. Field names follow melchizedek-agents so its files load
 // unchanged; unknown keys are refused so a typo is an error, not a silently ignored field.
@@ -253,6 +254,8 @@ export const syndicateFileSchema = z
     subagents: z.array(subagentSchema).optional(),
     /** An unattended reflection per user silo (config/dreams.ts, scheduler/dreams). */
     dreams: dreamsSchema.optional(),
+    /** Tasks that send a message on a cron or at one instant (config/schedules.ts, scheduler/tasks). */
+    schedules: schedulesSchema.optional(),
   })
   .strict();
 

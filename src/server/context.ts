@@ -1,6 +1,7 @@
 import type { SyndicateDefinition } from '../config/definition.js';
 import type { Platform } from '../platform/createPlatform.js';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
+import type { RunTaskTurn } from '../scheduler/tasks/index.js';
 import type { AnyRoute, Authenticate } from './http/route.js';
 
 // What the server's parts share. The server (createServerApp) builds one ServerContext and hands
@@ -63,6 +64,8 @@ export interface TurnService {
   routes: AnyRoute[];
   /** How many turns are running now. */
   running(): number;
+  /** Runs a scheduled task's firing as a turn in its session's line (scheduler/tasks). */
+  runScheduled: RunTaskTurn;
   /**
    * Graceful shutdown: refuses new turns, waits up to graceMs for running ones, then cancels the
    * rest (they end cancelled, stored as interrupted). Resolves once every turn has ended.

@@ -5,6 +5,7 @@ import type { SessionNotes } from '../core/notes.js';
 import type { TaskRecords } from './tasks.js';
 import type { BackgroundJobStore, DreamRunRecords } from './backgroundJobs.js';
 import type { UserRecords } from './users.js';
+import type { ScheduleStore } from './schedules.js';
 
 // The storage boundary. Every method is async so a network database (PostgreSQL) can
 // implement it unchanged; no SQL leaves store/. A conformance suite
@@ -138,6 +139,8 @@ export interface Store {
   readonly backgroundJobs: BackgroundJobStore;
   /** Dream runs (scheduler/dreams), per syndicate and silo. */
   readonly dreamRuns: DreamRunRecords;
+  /** Scheduled tasks (scheduler/tasks) and their run records, each firing decided once. */
+  readonly schedules: ScheduleStore;
   /** Users, their API keys and studio sign-ins (store/users.ts). */
   readonly users: UserRecords;
   close(): Promise<void>;

@@ -36,7 +36,7 @@ export function tokenAuth(callers: Record<string, ApiCaller> = CALLERS): AuthSer
 
 /** No turns: what a server has before the turn service is wired. */
 export function idleTurns(): TurnService {
-  return { routes: [], running: () => 0, drain: async () => ({ finished: 0, interrupted: 0 }) };
+  return { routes: [], running: () => 0, drain: async () => ({ finished: 0, interrupted: 0 }), runScheduled: async () => ({ status: 'failed', output: '', error: 'this test server runs no turns' }) };
 }
 
 export interface TestServer {

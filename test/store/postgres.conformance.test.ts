@@ -5,6 +5,7 @@ import { describeStoreConformance } from './conformance.js';
 import { describeDocumentStorageConformance } from './documentsConformance.js';
 import { describeFactStoreConformance } from './factsConformance.js';
 import { describeSessionNotesConformance } from './notesConformance.js';
+import { describeSchedulesConformance } from './schedulesConformance.js';
 import { POSTGRES_TESTS, usePostgresDatabase } from './postgresCluster.js';
 import { describeTaskRecordsConformance } from './tasksConformance.js';
 import { describeUserRecordsConformance } from './usersConformance.js';
@@ -21,4 +22,5 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
   describeSessionNotesConformance('postgres', open);
   describeBackgroundJobsConformance('postgres', open);
   describeUserRecordsConformance('postgres', open);
+  describeSchedulesConformance('postgres', open);
 });

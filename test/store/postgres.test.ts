@@ -92,7 +92,7 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
       await store.facts.insertFact('council--local', { text: 'the office is in Rome', tag: 'FACT', date: null, source: 'user', keys: ['office'], provenance: null, embedding: new Float32Array([1, 0, 0]), embeddingModel: 'm' });
       await withClient(url, (client) =>
         client.query(`DROP INDEX facts_hnsw_half_3; CREATE INDEX facts_hnsw_3 ON facts USING hnsw ((embedding::vector(3)) vector_cosine_ops) WHERE dimensions = 3;
-          DROP TABLE background_reports, background_pieces, background_jobs, dream_runs, sign_in_tokens, sign_ins, api_keys, users;
+          DROP TABLE background_reports, background_pieces, background_jobs, dream_runs, sign_in_tokens, sign_ins, api_keys, users, task_runs, scheduled_tasks;
           DELETE FROM syndicate_schema WHERE version > 7`),
       );
 

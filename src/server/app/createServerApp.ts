@@ -17,6 +17,7 @@ import { problem, sendProblem, type Problem } from '../http/problem.js';
 import { defineRoute, json, mountRoutes, type AnyRoute } from '../http/route.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { syndicateRoutes } from './routes/syndicates.js';
+import { taskRoutes } from './routes/tasks.js';
 import { usageRoutes } from './routes/usage.js';
 
 // `syndicate serve`'s express app: the API under /api/v1 (its own routes and the parts' given in
@@ -188,7 +189,7 @@ async function mcpFace(options: ServerAppOptions): Promise<McpHttpHandler | unde
 export async function createServerApp(options: ServerAppOptions): Promise<ServerApp> {
   const { platform, syndicates, auth, turns, warn } = options;
   const store = () => platform.store();
-  const own = [...syndicateRoutes(syndicates), ...sessionRoutes(store, syndicates), ...usageRoutes(store, syndicates, options.prices)];
+  const own = [...syndicateRoutes(syndicates), ...sessionRoutes(store, syndicates), ...taskRoutes(store, syndicates), ...usageRoutes(store, syndicates, options.prices)];
   const parts = [...auth.routes, ...turns.routes, ...(options.routes ?? [])];
   const info = { title: 'Syndicate', version: options.version, description: 'The API of `syndicate serve`. A message to a session whose turn is running follows the syndicate\'s concurrency policy: enqueue (default), reject (409) or interrupt.' };
   const routes: AnyRoute[] = [...own, ...parts];

@@ -3,6 +3,7 @@ import { agUiRoutes } from './agUiRoutes.js';
 import { serverJobRunner, type ServerJobOptions } from './backgroundJobs.js';
 import { chatRoutes } from './chatRoutes.js';
 import { jobRoutes } from './jobRoutes.js';
+import { scheduledTurn } from './scheduledTurn.js';
 import { createSessionHub } from './sessionHub.js';
 import type { TurnContext } from './turnContext.js';
 import { turnRoutes } from './turnRoutes.js';
@@ -25,6 +26,7 @@ export async function createTurnService(ctx: ServerContext, options: TurnService
   return {
     routes: [...turnRoutes(turns, hub), ...chatRoutes(turns, hub), ...agUiRoutes(turns, hub), ...jobRoutes(store, runner)],
     running: () => hub.running(),
+    runScheduled: scheduledTurn(turns, hub),
     async drain(graceMs) {
       const drained = await hub.drain(graceMs);
       // Pieces still running stop here; their leases expire, and a server that runs next takes them over.

@@ -6,6 +6,7 @@ import { NOTES_MIGRATION } from './notesSchema.js';
 import { USERS_MIGRATION } from './usersSchema.js';
 import { TASK_LEASES_MIGRATION } from './tasksSchema.js';
 import { BACKGROUND_JOBS_MIGRATION, DREAM_RUNS_MIGRATION } from './backgroundJobsSchema.js';
+import { SCHEDULES_MIGRATION } from './schedulesSchema.js';
 
 // Migration i moves the schema from version i to i + 1; syndicate_schema records each one applied.
 // Append new migrations, never edit one that has shipped. They run under an advisory lock, so a
@@ -89,6 +90,7 @@ const MIGRATIONS: readonly string[] = [
   -- removes its events under that row's lock (store.ts), which is what the key guaranteed.
   ALTER TABLE events DROP CONSTRAINT IF EXISTS events_session_number_fkey;
   `,
+  SCHEDULES_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -9,6 +9,7 @@ import { skillsColumn, usageRowOf, type StoredUsageRow } from '../usageSkills.js
 import { migrate } from './schema.js';
 import { createPostgresTasks } from './tasks.js';
 import { createPostgresBackgroundJobs, createPostgresDreamRuns } from './backgroundJobs.js';
+import { createPostgresSchedules } from './schedules.js';
 
 // Sessions, events and the usage ledger on PostgreSQL. Every write is one statement (its own
 // transaction) or one transaction, committed before the call resolves: what it returns is final
@@ -176,6 +177,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     notes: createPostgresNotes(db),
     backgroundJobs: createPostgresBackgroundJobs(db),
     dreamRuns: createPostgresDreamRuns(db),
+    schedules: createPostgresSchedules(db),
     users: createPostgresUsers(db),
     close(): Promise<void> {
       closing ??= db.end();

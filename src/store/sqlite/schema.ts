@@ -6,6 +6,7 @@ import { NOTES_MIGRATION } from './notesSchema.js';
 import { USERS_MIGRATION } from './usersSchema.js';
 import { SESSION_CLAIMS_MIGRATION } from './sessionClaims.js';
 import { BACKGROUND_JOBS_MIGRATION, DREAM_RUNS_MIGRATION } from './backgroundJobsSchema.js';
+import { SCHEDULES_MIGRATION } from './schedulesSchema.js';
 
 // Migration i moves the schema from version i to i + 1; PRAGMA user_version records how many have
 // run. Append new migrations, never edit one that has shipped.
@@ -104,6 +105,7 @@ const MIGRATIONS: readonly string[] = [
   BACKGROUND_JOBS_MIGRATION,
   DREAM_RUNS_MIGRATION,
   USERS_MIGRATION,
+  SCHEDULES_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -13,6 +13,7 @@ import { createSessionClaims, type SessionClaims } from './sessionClaims.js';
 import { skillsColumn, usageRowOf, type StoredUsageRow } from '../usageSkills.js';
 import { createSqliteTasks } from './tasks.js';
 import { createSqliteBackgroundJobs, createSqliteDreamRuns } from './backgroundJobs.js';
+import { createSqliteSchedules } from './schedules.js';
 
 export interface SqliteStoreOptions {
   /** Called with every SQL statement executed, parameters inlined (debugging; tests audit the append path). */
@@ -362,6 +363,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     notes: createSqliteNotes(db),
     backgroundJobs: createSqliteBackgroundJobs(db),
     dreamRuns: createSqliteDreamRuns(db),
+    schedules: createSqliteSchedules(db),
     users: createSqliteUsers(db),
     async openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> {
       if (options?.isNew) return createSession(id, syndicate, true);

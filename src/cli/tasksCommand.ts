@@ -1,0 +1,106 @@
+import { LOCAL_USER } from '../core/silo.js';
+import { addRequestedTask } from '../scheduler/tasks/index.js';
+import type { CatchUp, ScheduledTask, TaskRun } from '../store/schedules.js';
+import { ExitCode } from './exitCodes.js';
+import { loadDefinition } from './loadDefinition.js';
+import { openPlatform, withExistingStore } from './openPlatform.js';
+import { formatTime } from './text.js';
+import { UsageError } from './usageError.js';
+
+// `syndicate tasks add|list|remove|runs`: scheduled tasks in the store a server runs them from.
+// Tasks added here are the local user's; a running `serve` on the same store picks them up.
+
+export interface TasksOptions {
+  db?: string;
+  json?: boolean;
+}
+
+export interface AddTaskOptions extends TasksOptions {
+  name: string;
+  message: string;
+  cron?: string;
+  at?: string;
+  timezone?: string;
+  session?: string;
+  catchUp?: string;
+}
+
+export interface ListTasksOptions extends TasksOptions {
+  all?: boolean;
+}
+
+export interface RunsOptions extends TasksOptions {
+  limit: string;
+}
+
+const write = (text: string): void => void process.stdout.write(text);
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+}
+
+const whenOf = (task: ScheduledTask): string => (task.cron !== null ? `${task.cron} (${task.timezone})` : formatTime(task.at!));
+
+function catchUpOf(value: string | undefined): CatchUp | undefined {
+  if (value === undefined || value === 'none' || value === 'last') return value;
+  throw new UsageError(`--catch-up must be none or last, got '${value}'`);
+}
+
+export async function addTask(syndicate: string, options: AddTaskOptions): Promise<number> {
+  const definition = loadDefinition(syndicate, {});
+  const platform = await openPlatform(options.db);
+  try {
+    const store = await platform.store();
+    const request = { syndicate: definition.name, name: options.name, cron: options.cron, at: options.at, timezone: options.timezone, message: options.message, session: options.session, catchUp: catchUpOf(options.catchUp) };
+    const added = await addRequestedTask(store.schedules, request, { owner: { kind: 'user', id: LOCAL_USER }, runAs: LOCAL_USER, requestedBy: null }, [definition.name], Date.now());
+    if (!added.ok) {
+      process.stderr.write(`Cannot add the task: ${added.error}.\n`);
+      return ExitCode.failed;
+    }
+    if (options.json) write(`${JSON.stringify(added.task)}\n`);
+    else write(`Added task ${added.task.name} (${added.task.id}) to ${definition.name}: ${whenOf(added.task)}. A running \`syndicate serve\` on ${platform.storeName} runs it.\n`);
+    return ExitCode.ok;
+  } finally {
+    await platform.close();
+  }
+}
+
+export function listTasks(options: ListTasksOptions): Promise<number> {
+  return withExistingStore(options.db, async (store, storeName) => {
+    const tasks = (await store?.schedules.list(undefined, { all: options.all })) ?? [];
+    if (options.json) write(`${JSON.stringify(tasks)}\n`);
+    else if (tasks.length === 0) write(`No ${options.all ? '' : 'active '}tasks in ${storeName}. Add one: syndicate tasks add <syndicate> --name <name> --cron "<pattern>" --message "<text>"\n`);
+    else {
+      const rows = tasks.map((t) => [t.id, t.syndicate, t.name, whenOf(t), t.active ? 'active' : 'inactive', t.lastScheduledFor === null ? '-' : formatTime(t.lastScheduledFor)]);
+      write(`${table([['ID', 'SYNDICATE', 'NAME', 'WHEN', 'STATE', 'LAST FIRING'], ...rows])}\n`);
+    }
+    return ExitCode.ok;
+  });
+}
+
+export function removeTask(id: string, options: TasksOptions): Promise<number> {
+  return withExistingStore(options.db, async (store, storeName) => {
+    if (!store || !(await store.schedules.deactivate(id))) {
+      process.stderr.write(`No active task ${id} in ${storeName}. See: syndicate tasks list\n`);
+      return ExitCode.failed;
+    }
+    write(`Removed task ${id}: it fires no more; its runs stay listed (syndicate tasks runs ${id}).\n`);
+    return ExitCode.ok;
+  });
+}
+
+export function listRuns(taskId: string | undefined, options: RunsOptions): Promise<number> {
+  const limit = Number(options.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a whole number above 0, got '${options.limit}'`);
+  return withExistingStore(options.db, async (store, storeName) => {
+    const runs: TaskRun[] = (await store?.schedules.runs({ taskId, limit })) ?? [];
+    if (options.json) write(`${JSON.stringify(runs)}\n`);
+    else if (runs.length === 0) write(`No runs${taskId === undefined ? '' : ` of task ${taskId}`} in ${storeName}.\n`);
+    else {
+      const rows = runs.map((r) => [formatTime(r.scheduledFor), r.status, r.taskId, r.sessionId ?? '-', (r.answer ?? r.detail ?? '').replace(/\s+/g, ' ').slice(0, 60)]);
+      write(`${table([['SCHEDULED', 'STATUS', 'TASK', 'SESSION', 'ANSWER / DETAIL'], ...rows])}\n`);
+    }
+    return ExitCode.ok;
+  });
+}

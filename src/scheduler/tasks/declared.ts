@@ -1,0 +1,45 @@
+import type { DeclaredSchedule } from '../../config/schedules.js';
+import { declaredTaskId, type NewTask, type ScheduleStore } from '../../store/schedules.js';
+
+// The tasks a syndicate file declares (`schedules:`), brought into the store when a server starts:
+// the file is their source, so an edit updates them in place and a removed one is deactivated.
+
+/** The user a file's tasks run for (their memory silo): the operator who wrote the file, not any signed-in user. */
+export const FILE_TASK_USER = 'scheduler';
+
+export function declaredTask(syndicate: string, schedule: DeclaredSchedule, now: number): NewTask {
+  return {
+    id: declaredTaskId(syndicate, schedule.name),
+    syndicate,
+    name: schedule.name,
+    cron: schedule.cron,
+    timezone: schedule.timezone,
+    at: schedule.at,
+    message: schedule.message,
+    session: schedule.session === null ? 'new' : { fixed: schedule.session },
+    owner: { kind: 'user', id: FILE_TASK_USER },
+    runAs: FILE_TASK_USER,
+    requestedBy: null,
+    origin: 'file',
+    catchUp: schedule.catchUp,
+    createdAt: now,
+  };
+}
+
+/** Syncs each syndicate's declared tasks; warns about a runtime task the file took the name of. */
+export async function syncDeclaredTasks(
+  store: ScheduleStore,
+  syndicates: ReadonlyArray<{ name: string; schedules: readonly DeclaredSchedule[] }>,
+  now: number,
+  warn: (message: string) => void,
+): Promise<number> {
+  let count = 0;
+  for (const { name, schedules } of syndicates) {
+    const { tasks, displaced } = await store.syncDeclared(name, schedules.map((schedule) => declaredTask(name, schedule, now)));
+    count += tasks.length;
+    for (const task of displaced) {
+      warn(`warning: ${name}'s file declares the task '${task.name}', so the task of that name added at run time (${task.id}) was deactivated; add it again under another name to keep both`);
+    }
+  }
+  return count;
+}

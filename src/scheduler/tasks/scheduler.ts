@@ -1,0 +1,219 @@
+import { errorMessage } from '../../core/errors.js';
+import type { TurnStatus } from '../../core/events.js';
+import type { RunOutcome, ScheduledTask, ScheduleStore, TaskRun } from '../../store/schedules.js';
+import { dueFirings, nextFiringOf } from './firings.js';
+
+// The scheduler loop of one process: finds the due firings of the tasks of the syndicates it serves,
+// decides each once (the store's run record is the claim, unique per firing across processes), runs
+// a claimed firing's message as a turn through `runTurn` (the face's: the server runs it in its
+// session line, so a client following the session sees it live), and records how it ended. While
+// runs go, their leases are renewed; a process that dies stops renewing, and the next scheduler to
+// look marks its runs interrupted.
+
+/** How a turn ended: the turn-end event's status and text. */
+export interface TaskTurnEnd {
+  status: TurnStatus;
+  output: string;
+  error?: string;
+}
+
+export interface TaskTurnRequest {
+  task: ScheduledTask;
+  sessionId: string;
+  message: string;
+  /** Aborted when the run's lease is lost (another process took it over) or the scheduler closes. */
+  signal: AbortSignal;
+}
+
+/** Runs one turn to its end the way the face runs turns; rejects only on a bug. */
+export type RunTaskTurn = (request: TaskTurnRequest) => Promise<TaskTurnEnd>;
+
+export interface TaskSchedulerOptions {
+  store: ScheduleStore;
+  /** This process's name in leases (unique per process). */
+  runner: string;
+  /** The syndicates this process serves, by name: it decides firings of their tasks only. */
+  syndicates: () => readonly string[];
+  runTurn: RunTaskTurn;
+  warn: (message: string) => void;
+  /** Hands each run (to its record written) to the face's tracker, so closing the store waits for it. */
+  track?: (work: Promise<void>) => void;
+  /** Milliseconds since the epoch; tests pass a fake clock. */
+  now?: () => number;
+  /** A run's lease: renewed every third of it; 30 s by default. */
+  leaseMs?: number;
+  /** The longest the loop sleeps, to see tasks other processes added; 1 s by default. */
+  pollMs?: number;
+  /** A firing older than this when first seen was missed (no server ran): catch_up decides; 60 s by default. */
+  graceMs?: number;
+}
+
+export interface TaskScheduler {
+  /** Decides every due firing now and starts the claimed runs (tests drive it with a fake clock). */
+  tick(): Promise<void>;
+  /** Ticks on a timer, waking for the next firing (at most pollMs apart). */
+  start(): void;
+  /** Claims nothing more; resolves once every run this process started has its record written. */
+  close(): Promise<void>;
+  /** Resolves once the runs started so far have ended and been recorded. */
+  idle(): Promise<void>;
+}
+
+const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_POLL_MS = 1_000;
+const DEFAULT_GRACE_MS = 60_000;
+const CLAIM_CONCURRENCY = 8;
+// Never spin: a wake-up for a firing due "now" still waits this long.
+const MIN_SLEEP_MS = 5;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The session a firing runs in: the task's fixed one, or one of its own (`task:` sessions are unattended, see scheduler/dreams). */
+export function runSessionId(task: ScheduledTask, scheduledFor: number): string {
+  return task.session === 'new' ? `task:${task.id}:${iso(scheduledFor)}` : task.session.fixed;
+}
+
+/** A turn's end as a run outcome: an empty answer is no_response; a cancelled turn was interrupted. */
+export function outcomeOf(end: TaskTurnEnd, endedAt: number): RunOutcome {
+  switch (end.status) {
+    case 'completed':
+      return end.output.trim() === ''
+        ? { status: 'no_response', answer: null, detail: 'the turn ended without an answer', endedAt }
+        : { status: 'answered', answer: end.output, detail: null, endedAt };
+    case 'input-required':
+      return { status: 'no_response', answer: end.output || null, detail: 'the agent asked a question (ask_user), and nobody is there to answer a scheduled run', endedAt };
+    case 'cancelled':
+      return { status: 'interrupted', answer: null, detail: end.error ?? 'the turn was cancelled (the server stopped, or someone cancelled the session)', endedAt };
+    case 'failed':
+      return { status: 'failed', answer: null, detail: end.error ?? 'the turn failed', endedAt };
+  }
+}
+
+export function createTaskScheduler(options: TaskSchedulerOptions): TaskScheduler {
+  const { store, runner, warn } = options;
+  const now = options.now ?? Date.now;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  let lastHeartbeat = now();
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> = Promise.resolve();
+
+  const run = (task: ScheduledTask, record: TaskRun): void => {
+    const controller = new AbortController();
+    const done = (async () => {
+      let outcome: RunOutcome;
+      try {
+        const end = await options.runTurn({ task, sessionId: record.sessionId!, message: task.message, signal: controller.signal });
+        outcome = outcomeOf(end, now());
+      } catch (error) {
+        outcome = { status: 'failed', answer: null, detail: errorMessage(error), endedAt: now() };
+      }
+      if (!(await store.finish(record.id, runner, outcome))) {
+        warn(`warning: run ${record.id} of task '${task.name}' ended (${outcome.status}) after this process lost its lease; its record says what the other process decided`);
+      }
+    })()
+      .catch((error: unknown) => warn(`warning: could not record the end of run ${record.id} of task '${task.name}': ${errorMessage(error)}`))
+      .finally(() => running.delete(record.id));
+    running.set(record.id, { controller, done });
+    options.track?.(done);
+  };
+
+  const heartbeat = async (at: number): Promise<void> => {
+    lastHeartbeat = at;
+    const ids = [...running.keys()];
+    if (ids.length === 0) return;
+    const held = new Set(await store.heartbeat(ids, runner, at + leaseMs));
+    for (const id of ids) {
+      if (held.has(id)) continue;
+      warn(`warning: run ${id} lost its lease (this process stalled past it, and the run was marked interrupted); stopping its turn`);
+      running.get(id)?.controller.abort();
+    }
+  };
+
+  const decide = async (task: ScheduledTask, at: number): Promise<void> => {
+    const { onTime, missed } = dueFirings(task, at, graceMs);
+    const claim = async (scheduledFor: number): Promise<void> => {
+      const result = await store.claim({ taskId: task.id, scheduledFor, runner, now: at, leaseMs, sessionId: runSessionId(task, scheduledFor) });
+      if (result.outcome === 'claimed') run(task, result.run);
+    };
+    if (missed) {
+      if (task.catchUp === 'last' && onTime.length === 0) {
+        if (missed.earliest !== missed.latest) {
+          await store.skip(task.id, missed.earliest, `the firings from ${iso(missed.earliest)} until before ${iso(missed.latest)} were missed while no server ran; catch_up: last runs only the latest`);
+        }
+        await claim(missed.latest);
+      } else {
+        const span = missed.earliest === missed.latest ? `the firing at ${iso(missed.latest)} was` : `the firings from ${iso(missed.earliest)} to ${iso(missed.latest)} were`;
+        const why = task.catchUp === 'last' ? 'catch_up: last, and a newer firing is on time' : 'catch_up: none';
+        await store.skip(task.id, missed.latest, `${span} missed while no server ran (${why})`);
+      }
+    }
+    for (const scheduledFor of onTime) await claim(scheduledFor);
+  };
+
+  const tick = async (): Promise<void> => {
+    const at = now();
+    if (at - lastHeartbeat >= leaseMs / 3) await heartbeat(at);
+    if (closed) return;
+    await store.interruptExpired(at);
+    const syndicates = options.syndicates();
+    if (syndicates.length === 0) return;
+    const tasks = await store.list(syndicates);
+    let next = 0;
+    // Tasks are independent: a few decided at once hide a network store's round trips.
+    const worker = async (): Promise<void> => {
+      while (next < tasks.length) {
+        const task = tasks[next++]!;
+        try {
+          await decide(task, at);
+        } catch (error) {
+          warn(`warning: could not decide the firings of task '${task.name}' of ${task.syndicate}: ${errorMessage(error)}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CLAIM_CONCURRENCY, tasks.length) }, worker));
+  };
+
+  /** How long to sleep: until the next firing of a served task, at most pollMs. */
+  const sleepMs = async (): Promise<number> => {
+    const at = now();
+    let next = at + pollMs;
+    const syndicates = options.syndicates();
+    if (syndicates.length > 0) {
+      for (const task of await store.list(syndicates)) next = Math.min(next, nextFiringOf(task, at) ?? next);
+    }
+    return Math.max(MIN_SLEEP_MS, Math.min(next - at, pollMs, leaseMs / 3));
+  };
+
+  const loop = (): void => {
+    ticking = tick()
+      .then(sleepMs)
+      .catch((error: unknown) => {
+        warn(`warning: the task scheduler could not read its tasks: ${errorMessage(error)}; trying again in ${pollMs} ms`);
+        return pollMs;
+      })
+      .then((ms) => {
+        if (!closed || running.size > 0) timer = setTimeout(loop, ms);
+      });
+  };
+
+  return {
+    tick: () => (ticking = ticking.then(tick)),
+    start() {
+      if (timer === undefined && !closed) loop();
+    },
+    async close() {
+      closed = true;
+      await ticking;
+      await Promise.all([...running.values()].map((entry) => entry.done));
+      clearTimeout(timer);
+    },
+    async idle() {
+      await ticking;
+      await Promise.all([...running.values()].map((entry) => entry.done));
+    },
+  };
+}

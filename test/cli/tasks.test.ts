@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './cli.js';
+
+// `syndicate tasks` as a process (the built CLI): add, list, runs and remove against one store file.
+
+let home: { path: string; remove: () => void };
+let db: string;
+
+beforeEach(() => {
+  home = tempDir('tasks');
+  db = join(home.path, 'tasks.db');
+});
+afterEach(() => home.remove());
+
+const cli = (args: string[]) => runCli([...args, '--db', db], { home: home.path });
+
+describe('syndicate tasks', () => {
+  it('adds a task to a syndicate, lists it, and removes it, keeping it under --all', async () => {
+    const added = await cli(['tasks', 'add', 'council', '--name', 'morning-brief', '--cron', '0 8 * * 1-5', '--timezone', 'Europe/Lisbon', '--message', 'Brief me.', '--json']);
+    expect(added.code).toBe(0);
+    const task = JSON.parse(added.stdout) as { id: string; syndicate: string; name: string; active: boolean };
+    expect(task).toMatchObject({ syndicate: 'Council', name: 'morning-brief', active: true, owner: { kind: 'user', id: 'local' } });
+
+    const listed = await cli(['tasks', 'list']);
+    expect(listed.stdout).toContain('morning-brief');
+    expect(listed.stdout).toContain('0 8 * * 1-5 (Europe/Lisbon)');
+
+    expect((await cli(['tasks', 'remove', task.id])).code).toBe(0);
+    expect(JSON.parse((await cli(['tasks', 'list', '--json'])).stdout)).toEqual([]);
+    expect(JSON.parse((await cli(['tasks', 'list', '--all', '--json'])).stdout)).toMatchObject([{ id: task.id, active: false }]);
+  });
+
+  it('refuses an invalid cron, naming the fix, and exits non-zero', async () => {
+    const result = await cli(['tasks', 'add', 'council', '--name', 'bad', '--cron', '61 * * * *', '--message', 'Hi.']);
+
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/Cannot add the task: '61 \* \* \* \*' is not a cron expression croner accepts: .*\(e\.g\. "0 8 \* \* 1-5"/);
+  });
+
+  it('refuses a second active task with the same name', async () => {
+    await cli(['tasks', 'add', 'council', '--name', 'brief', '--cron', '0 8 * * *', '--message', 'Hi.']);
+    const second = await cli(['tasks', 'add', 'council', '--name', 'brief', '--cron', '0 9 * * *', '--message', 'Hi.']);
+
+    expect(second.stderr).toContain("Council already has an active task named 'brief': choose another name, or remove that task first");
+  });
+
+  it('lists no runs of a task that has not fired', async () => {
+    const task = JSON.parse((await cli(['tasks', 'add', 'council', '--name', 'brief', '--cron', '0 8 * * *', '--message', 'Hi.', '--json'])).stdout) as { id: string };
+
+    expect(JSON.parse((await cli(['tasks', 'runs', task.id, '--json'])).stdout)).toEqual([]);
+  });
+});

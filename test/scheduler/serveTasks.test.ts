@@ -1,0 +1,102 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/openStore.js';
+import type { TaskRun } from '../../src/store/schedules.js';
+import type { Store } from '../../src/store/store.js';
+import { startCli, tempDir, type LiveCli } from '../cli/cli.js';
+import { POSTGRES_TESTS, usePostgresCluster } from '../store/postgresCluster.js';
+import { scratchDir } from '../support/scratchDir.js';
+
+// `syndicate serve` processes (the built CLI: npm run build first) running a syndicate file's task
+// that fires every second. With two processes on one PostgreSQL store, each firing runs once: the
+// runs equal the firings, and each run's session holds exactly one turn.
+
+const cluster = POSTGRES_TESTS ? usePostgresCluster() : undefined;
+const live: LiveCli[] = [];
+const homes: Array<{ remove(): void }> = [];
+let reader: Store | undefined;
+
+afterEach(async () => {
+  for (const cli of live.splice(0)) {
+    if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+    await cli.result;
+  }
+  await reader?.close();
+  reader = undefined;
+  for (const home of homes.splice(0)) home.remove();
+});
+
+const SYNDICATE = [
+  'syndicate_name: pulse',
+  'orchestrator:',
+  '  name: Pulse',
+  '  model: scripted',
+  '  instruction: Answer.',
+  'schedules:',
+  '  - name: every-second',
+  '    cron: "* * * * * *"',
+  '    message: Tick.',
+  '',
+].join('\n');
+
+async function serve(db: string): Promise<LiveCli> {
+  const home = tempDir('serve-tasks');
+  homes.push(home);
+  const file = join(home.path, 'pulse.yaml');
+  writeFileSync(file, SYNDICATE);
+  const cli = startCli(['serve', file, '--offline', '--port', '0', '--db', db], { home: home.path });
+  live.push(cli);
+  await cli.waitForStdout('MCP:');
+  return cli;
+}
+
+/** Polls the store (another process writes it) until `enough` runs have ended. */
+async function endedRuns(store: Store, enough: number): Promise<TaskRun[]> {
+  for (let i = 0; i < 300; i++) {
+    const runs = await store.schedules.runs({ syndicate: 'pulse', limit: 1_000 });
+    if (runs.filter((run) => run.status !== 'running').length >= enough) return runs;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`fewer than ${enough} runs ended in time`);
+}
+
+async function expectOneRunPerFiring(store: Store): Promise<void> {
+  const runs = (await store.schedules.runs({ syndicate: 'pulse', limit: 1_000 })).sort((a, b) => a.scheduledFor - b.scheduledFor);
+  const first = runs[0]!.scheduledFor;
+  const last = runs[runs.length - 1]!.scheduledFor;
+  // Every second from the first firing to the last has exactly one run record.
+  expect(runs.map((run) => run.scheduledFor)).toEqual(Array.from({ length: (last - first) / 1_000 + 1 }, (_, i) => first + i * 1_000));
+  for (const run of runs.filter((r) => r.sessionId !== null)) {
+    const turns = (await store.readEvents(run.sessionId!)).filter(({ event }) => event.type === 'turn-start');
+    expect(turns, `turns in ${run.sessionId}`).toHaveLength(1);
+  }
+  expect(runs.filter((run) => run.status === 'answered').length).toBeGreaterThan(0);
+}
+
+describe('scheduled tasks in syndicate serve', () => {
+  it('runs a file’s task every second in one process on SQLite, and stops cleanly', async () => {
+    const db = join(scratchDir('serve-tasks-db'), 'tasks.db');
+    const cli = await serve(db);
+    reader = await openStore(db);
+
+    await endedRuns(reader, 3);
+    cli.child.kill('SIGTERM');
+    expect((await cli.result).code).toBe(0);
+
+    await expectOneRunPerFiring(reader);
+  });
+
+  it.runIf(POSTGRES_TESTS)('runs each firing once across two processes on one PostgreSQL store', async () => {
+    const db = await cluster!().createDatabase();
+    const [a, b] = await Promise.all([serve(db), serve(db)]);
+    reader = await openStore(db);
+
+    await endedRuns(reader, 5);
+    a.child.kill('SIGTERM');
+    b.child.kill('SIGTERM');
+    expect([(await a.result).code, (await b.result).code]).toEqual([0, 0]);
+
+    await expectOneRunPerFiring(reader);
+  });
+});

@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { declaredTaskId, INTERRUPTED_DETAIL, MAX_ACTIVE_TASKS, type NewTask } from '../../src/store/schedules.js';
+import type { Store } from '../../src/store/store.js';
+
+// The behaviour every ScheduleStore must show, against the Store interface so PostgreSQL runs it
+// unchanged. Two stores opened on one database stand for two processes. Each test uses a syndicate
+// of its own, so tests never see each other's tasks.
+
+const LEASE = 1_000;
+
+function newTask(syndicate: string, overrides: Partial<NewTask> = {}): NewTask {
+  return {
+    id: randomUUID(),
+    syndicate,
+    name: `task-${randomUUID().slice(0, 8)}`,
+    cron: '*/2 * * * * *',
+    timezone: 'UTC',
+    at: null,
+    message: 'Brief me on what changed overnight.',
+    session: 'new',
+    owner: { kind: 'user', id: 'ana' },
+    runAs: 'ana',
+    requestedBy: null,
+    origin: 'runtime',
+    catchUp: 'none',
+    createdAt: 1_000,
+    ...overrides,
+  };
+}
+
+export function describeSchedulesConformance(name: string, open: () => Promise<Store>, cleanup: () => Promise<void> = async () => undefined): void {
+  describe(`${name} schedules`, () => {
+    let store: Store;
+    let other: Store;
+    let syndicate: string;
+    const now = 5_000_000;
+
+    beforeEach(async () => {
+      store = await open();
+      other = await open();
+      syndicate = `team-${randomUUID().slice(0, 8)}`;
+    });
+    afterEach(async () => {
+      await Promise.all([store.close(), other.close()]);
+    });
+    afterAll(cleanup);
+
+    const claim = (target: Store, taskId: string, scheduledFor: number, runner = 'runner-a', at = now) =>
+      target.schedules.claim({ taskId, scheduledFor, runner, now: at, leaseMs: LEASE, sessionId: `task:${taskId}:${scheduledFor}` });
+
+    it('stores a task active, with everything it was given, for every process to read', async () => {
+      const task = newTask(syndicate, { session: { fixed: 'api:ana:brief' }, owner: { kind: 'agent', id: 'planner' }, requestedBy: 'api:ana:chat', catchUp: 'last', timezone: 'Europe/Lisbon' });
+
+      const added = await store.schedules.add(task);
+
+      expect(added).toMatchObject({ ok: true });
+      expect(await other.schedules.get(task.id)).toEqual({ ...task, active: true, lastScheduledFor: null });
+      expect((await other.schedules.list([syndicate])).map((t) => t.id)).toEqual([task.id]);
+    });
+
+    it('refuses a second active task with the same name in a syndicate, and accepts it once the first is deactivated', async () => {
+      const first = newTask(syndicate, { name: 'morning-brief' });
+      await store.schedules.add(first);
+
+      expect(await other.schedules.add(newTask(syndicate, { name: 'morning-brief' }))).toEqual({ ok: false, reason: 'duplicate' });
+      expect(await other.schedules.add(newTask(`${syndicate}-b`, { name: 'morning-brief' }))).toMatchObject({ ok: true });
+      expect(await store.schedules.deactivate(first.id)).toBe(true);
+      expect(await other.schedules.add(newTask(syndicate, { name: 'morning-brief', createdAt: 2_000 }))).toMatchObject({ ok: true });
+      expect((await store.schedules.list([syndicate], { all: true })).map((t) => t.active)).toEqual([false, true]);
+    });
+
+    it(`keeps at most ${MAX_ACTIVE_TASKS} active tasks per syndicate, whichever processes add them at once`, async () => {
+      const results = await Promise.all(Array.from({ length: MAX_ACTIVE_TASKS + 10 }, (_, i) => (i % 2 === 0 ? store : other).schedules.add(newTask(syndicate))));
+
+      expect(results.filter((result) => result.ok)).toHaveLength(MAX_ACTIVE_TASKS);
+      expect(results.filter((result) => !result.ok)).toEqual(Array.from({ length: 10 }, () => ({ ok: false, reason: 'limit' })));
+    });
+
+    it('gives a firing to one process only, when several claim it at once', async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+
+      const claims = await Promise.all(Array.from({ length: 6 }, (_, i) => claim(i % 2 === 0 ? store : other, task.id, 10_000, `runner-${i}`)));
+
+      expect(claims.filter((c) => c.outcome === 'claimed')).toHaveLength(1);
+      expect(claims.filter((c) => c.outcome === 'taken')).toHaveLength(5);
+      expect(await store.schedules.runs({ taskId: task.id, limit: 10 })).toHaveLength(1);
+      expect((await store.schedules.get(task.id))?.lastScheduledFor).toBe(10_000);
+    });
+
+    it('records a claimed run running, in its session, held by its runner', async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+
+      const claimed = await claim(store, task.id, 10_000);
+
+      expect(claimed.outcome).toBe('claimed');
+      const run = claimed.outcome === 'claimed' ? claimed.run : undefined;
+      expect(await other.schedules.getRun(run!.id)).toEqual({
+        id: run!.id, taskId: task.id, syndicate, scheduledFor: 10_000, startedAt: now, endedAt: null, status: 'running',
+        sessionId: `task:${task.id}:10000`, answer: null, detail: null, runner: 'runner-a', leaseExpiresAt: now + LEASE,
+      });
+    });
+
+    it('records a firing skipped while the previous run of the task is still going', async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+      await claim(store, task.id, 10_000);
+
+      const second = await claim(other, task.id, 12_000, 'runner-b');
+
+      expect(second).toMatchObject({ outcome: 'skipped', run: { status: 'skipped', scheduledFor: 12_000, sessionId: null, detail: 'the previous run was still going' } });
+      expect((await store.schedules.runs({ taskId: task.id, limit: 10 })).map((run) => [run.scheduledFor, run.status])).toEqual([
+        [12_000, 'skipped'],
+        [10_000, 'running'],
+      ]);
+    });
+
+    it('records the end of a run its runner still holds, and refuses it from another runner', async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+      const claimed = await claim(store, task.id, 10_000);
+      const runId = claimed.outcome === 'claimed' ? claimed.run.id : '';
+
+      expect(await other.schedules.finish(runId, 'runner-b', { status: 'answered', answer: 'stolen', detail: null, endedAt: now + 1 })).toBe(false);
+      expect(await store.schedules.finish(runId, 'runner-a', { status: 'answered', answer: 'All quiet.', detail: null, endedAt: now + 2 })).toBe(true);
+      expect(await store.schedules.finish(runId, 'runner-a', { status: 'failed', answer: null, detail: 'again', endedAt: now + 3 })).toBe(false);
+      expect(await other.schedules.getRun(runId)).toMatchObject({ status: 'answered', answer: 'All quiet.', endedAt: now + 2, runner: null, leaseExpiresAt: null });
+    });
+
+    it('marks a run whose lease expired interrupted, fences its runner out, and does not count it as still going', async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+      const claimed = await claim(store, task.id, 10_000);
+      const runId = claimed.outcome === 'claimed' ? claimed.run.id : '';
+
+      const interrupted = await other.schedules.interruptExpired(now + LEASE);
+      const next = await claim(other, task.id, 12_000, 'runner-b', now + LEASE);
+
+      expect(interrupted.filter((run) => run.id === runId)).toEqual([expect.objectContaining({ status: 'interrupted', detail: INTERRUPTED_DETAIL, endedAt: now + LEASE })]);
+      expect(await store.schedules.heartbeat([runId], 'runner-a', now + 2 * LEASE)).toEqual([]);
+      expect(await store.schedules.finish(runId, 'runner-a', { status: 'answered', answer: 'late', detail: null, endedAt: now + 2 * LEASE })).toBe(false);
+      expect(next.outcome).toBe('claimed');
+    });
+
+    it('interrupts an expired run when the next firing of its task is claimed', async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+      const claimed = await claim(store, task.id, 10_000);
+
+      const next = await claim(other, task.id, 12_000, 'runner-b', now + LEASE);
+
+      expect(next.outcome).toBe('claimed');
+      expect((await store.schedules.getRun(claimed.outcome === 'claimed' ? claimed.run.id : ''))?.status).toBe('interrupted');
+    });
+
+    it('extends the lease of the runs its runner holds only', async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+      const claimed = await claim(store, task.id, 10_000);
+      const runId = claimed.outcome === 'claimed' ? claimed.run.id : '';
+
+      expect(await other.schedules.heartbeat([runId], 'runner-b', now + 5 * LEASE)).toEqual([]);
+      expect(await store.schedules.heartbeat([runId, 'no-such-run'], 'runner-a', now + 5 * LEASE)).toEqual([runId]);
+      expect(await other.schedules.interruptExpired(now + 2 * LEASE)).not.toContainEqual(expect.objectContaining({ id: runId }));
+      expect((await other.schedules.getRun(runId))?.leaseExpiresAt).toBe(now + 5 * LEASE);
+    });
+
+    it('deactivates a one-time task once its firing is decided, keeping its run readable', async () => {
+      const task = newTask(syndicate, { cron: null, at: 20_000 });
+      await store.schedules.add(task);
+
+      const claimed = await claim(store, task.id, 20_000);
+
+      expect(claimed.outcome).toBe('claimed');
+      expect((await other.schedules.get(task.id))?.active).toBe(false);
+      expect(await other.schedules.list([syndicate])).toEqual([]);
+      expect(await claim(other, task.id, 20_000, 'runner-b')).toEqual({ outcome: 'inactive' });
+      expect(await other.schedules.runs({ syndicate, limit: 10 })).toHaveLength(1);
+    });
+
+    it('records a missed firing skipped, once', async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+
+      const skipped = await store.schedules.skip(task.id, 10_000, 'no server was running (catch_up: none)');
+
+      expect(skipped).toMatchObject({ outcome: 'skipped', run: { status: 'skipped', startedAt: null, detail: 'no server was running (catch_up: none)' } });
+      expect(await other.schedules.skip(task.id, 10_000, 'again')).toEqual({ outcome: 'taken' });
+      expect(await claim(other, task.id, 10_000)).toEqual({ outcome: 'taken' });
+      expect((await other.schedules.get(task.id))?.lastScheduledFor).toBe(10_000);
+    });
+
+    it('keeps lastScheduledFor at the latest firing decided, whatever order they are decided in', async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+      await store.schedules.skip(task.id, 20_000, 'missed');
+      await store.schedules.skip(task.id, 10_000, 'missed');
+
+      expect((await other.schedules.get(task.id))?.lastScheduledFor).toBe(20_000);
+    });
+
+    it('lists runs of a syndicate newest first, up to the limit', async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+      for (const at of [10_000, 30_000, 20_000]) await store.schedules.skip(task.id, at, 'missed');
+
+      expect((await other.schedules.runs({ syndicate, limit: 2 })).map((run) => run.scheduledFor)).toEqual([30_000, 20_000]);
+    });
+
+    it('makes the file-declared tasks what the file says: added, updated in place, and deactivated when no longer declared', async () => {
+      const declared = (name: string, message: string): NewTask => newTask(syndicate, { id: declaredTaskId(syndicate, name), name, message, origin: 'file' });
+      await store.schedules.syncDeclared(syndicate, [declared('brief', 'v1'), declared('digest', 'v1')]);
+      await store.schedules.skip(declaredTaskId(syndicate, 'brief'), 10_000, 'missed');
+
+      const synced = await other.schedules.syncDeclared(syndicate, [declared('brief', 'v2')]);
+
+      expect(synced.tasks.map((task) => [task.name, task.message, task.lastScheduledFor])).toEqual([['brief', 'v2', 10_000]]);
+      expect((await store.schedules.get(declaredTaskId(syndicate, 'digest')))?.active).toBe(false);
+      expect(await store.schedules.runs({ taskId: declaredTaskId(syndicate, 'brief'), limit: 10 })).toHaveLength(1);
+    });
+
+    it('gives a declared name to the file, deactivating the runtime task that had it', async () => {
+      const runtime = newTask(syndicate, { name: 'brief' });
+      await store.schedules.add(runtime);
+
+      const synced = await other.schedules.syncDeclared(syndicate, [newTask(syndicate, { id: declaredTaskId(syndicate, 'brief'), name: 'brief', origin: 'file' })]);
+
+      expect(synced.displaced.map((task) => task.id)).toEqual([runtime.id]);
+      expect((await store.schedules.list([syndicate])).map((task) => task.id)).toEqual([declaredTaskId(syndicate, 'brief')]);
+    });
+
+    it('leaves a fired one-time task of the file deactivated when the file still declares it', async () => {
+      const task = newTask(syndicate, { id: declaredTaskId(syndicate, 'once'), name: 'once', cron: null, at: 20_000, origin: 'file' });
+      await store.schedules.syncDeclared(syndicate, [task]);
+      await claim(store, task.id, 20_000);
+
+      const synced = await other.schedules.syncDeclared(syndicate, [task]);
+
+      expect(synced.tasks).toEqual([]);
+      expect((await store.schedules.get(task.id))?.active).toBe(false);
+    });
+  });
+}
