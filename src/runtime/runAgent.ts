@@ -11,7 +11,7 @@ import type { TurnContext } from './turnContext.js';
 import { runDispatch } from './runDispatch.js';
 import { inCodeMode } from './codeMode/codeModeTools.js';
 import { ASK_USER, UserInputRequired } from '../tools/builtin/askUser.js';
-import type { ToolResult } from '../core/tool.js';
+import type { AnyTool, ToolResult } from '../core/tool.js';
 import type { ModelToolCall } from './callModel.js';
 
 // The tool loop of one agent: call the model, run the tools it asked for, feed the results
@@ -104,15 +104,16 @@ function withMemoryTools(turn: TurnContext, agent: CompiledAgent, depth: number)
   return { ...agent, toolSpecs: [...agent.toolSpecs, ...tools.map(functionToolOf)], tools: new Map([...agent.tools, ...tools.map((tool) => [tool.name, tool] as const)]) };
 }
 
-/** The agent with the background-job tools it lists, bound to this run by the face's job runner. */
+/** The agent with the unattended-work tools it lists (background jobs, scheduled tasks), bound to this run by the face. */
 function withBackgroundTools(turn: TurnContext, agent: CompiledAgent, depth: number): CompiledAgent {
   if (agent.backgroundTools.length === 0) return agent;
-  if (!turn.background) {
-    turn.emit(agent.name, depth, { type: 'warning', message: `${agent.name}'s background-job tools (${agent.backgroundTools.join(', ')}) are unavailable: this face runs no background jobs (use \`syndicate chat\` or the server).` });
-    return agent;
+  const bound = turn.background?.tools({ syndicate: turn.syndicate, sessionId: turn.sessionId, agent }) ?? new Map<string, AnyTool>();
+  const missing = agent.backgroundTools.filter((name) => !bound.has(name));
+  if (missing.length > 0) {
+    turn.emit(agent.name, depth, { type: 'warning', message: `${agent.name}'s tools ${missing.join(', ')} are unavailable here: this face does not run that unattended work (background jobs run in \`syndicate chat\` and the server; scheduled tasks in the server).` });
   }
-  const bound = turn.background.tools({ syndicate: turn.syndicate, sessionId: turn.sessionId, agent });
   const tools = agent.backgroundTools.flatMap((name) => bound.get(name) ?? []);
+  if (tools.length === 0) return agent;
   return { ...agent, toolSpecs: [...agent.toolSpecs, ...tools.map(functionToolOf)], tools: new Map([...agent.tools, ...tools.map((tool) => [tool.name, tool] as const)]) };
 }
 

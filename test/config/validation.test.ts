@@ -21,7 +21,7 @@ describe('validation', () => {
     const issues = load(syndicateYaml({ orchestrator: ['  tools: [teleport]'] }), ['calculator', 'web_search']);
 
     expect(issues[0]?.message).toBe(
-      "unknown tool 'teleport' — known tools: calculator, web_search, x_search, collections_search, generate_image, inspect_image, preload_memory, load_memory, memory_search, memory_read, memory_write, memory_list, memory_follow, memory_graph, memory_delete, memory_history, delegate_background, parallel_subtasks, cancel_background_job, list_background_jobs",
+      "unknown tool 'teleport' — known tools: calculator, web_search, x_search, collections_search, generate_image, inspect_image, preload_memory, load_memory, memory_search, memory_read, memory_write, memory_list, memory_follow, memory_graph, memory_delete, memory_history, delegate_background, parallel_subtasks, cancel_background_job, list_background_jobs, schedule_task, list_tasks, cancel_task, list_task_runs, get_task_run",
     );
   });
 

@@ -2,3 +2,4 @@ export { createTaskScheduler, outcomeOf, runSessionId, type RunTaskTurn, type Ta
 export { dueFirings, type DueFirings } from './firings.js';
 export { declaredTask, FILE_TASK_USER, syncDeclaredTasks } from './declared.js';
 export { addRequestedTask, type AddedTask, type TaskRequest, type TaskRequester } from './taskRequest.js';
+export { createTaskTools, type TaskToolBinding } from './taskTools.js';

@@ -1,4 +1,7 @@
+import type { BackgroundCapability } from '../../runtime/background.js';
+import { createTaskTools } from '../../scheduler/tasks/index.js';
 import type { ServerContext, TurnService } from '../context.js';
+import { userOfSession } from '../sessionAccess.js';
 import { agUiRoutes } from './agUiRoutes.js';
 import { serverJobRunner, type ServerJobOptions } from './backgroundJobs.js';
 import { chatRoutes } from './chatRoutes.js';
@@ -20,7 +23,11 @@ export async function createTurnService(ctx: ServerContext, options: TurnService
   const hub = createSessionHub(ctx.warn);
   const store = await ctx.platform.store();
   const runner = serverJobRunner(ctx, hub, store, options.jobs);
-  const turns: TurnContext = { ...ctx, background: runner };
+  // Server turns bind both kinds of unattended work: background jobs, and tasks scheduled for the conversation's user.
+  const background: BackgroundCapability = {
+    tools: (run) => new Map([...runner.tools(run), ...createTaskTools(run, { schedules: store.schedules, user: run.sessionId && userOfSession(run.sessionId), now: Date.now })]),
+  };
+  const turns: TurnContext = { ...ctx, background };
   // Recovers what a stopped process left: pieces whose lease expired, reports written but not delivered.
   runner.start();
   return {

@@ -1,0 +1,91 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defineAgent } from '../../src/config/define.js';
+import type { AnyTool } from '../../src/core/tool.js';
+import type { CompiledSyndicate } from '../../src/runtime/compileSyndicate.js';
+import { createTaskTools } from '../../src/scheduler/tasks/index.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import type { Store } from '../../src/store/store.js';
+import { compile } from '../runtime/fixtures.js';
+import { scratchDir } from '../support/scratchDir.js';
+
+// The agent tools of scheduled tasks on a real SQLite store: what an agent schedules runs for the
+// user of its conversation, and it sees and cancels only that user's tasks.
+
+const NOW = Date.parse('2026-12-02T08:00:00Z');
+const SESSION = 'api:alice:chat-1';
+
+let store: Store;
+let syndicate: CompiledSyndicate;
+
+beforeEach(async () => {
+  store = await openSqliteStore(join(scratchDir('task-tools'), 'tasks.db'));
+  syndicate = compile(defineAgent('Boss', { model: 'scripted', file: 'test.yaml' }), {}, { name: 'team' });
+});
+afterEach(async () => {
+  await store.close();
+});
+
+function toolsFor(user: string | undefined, sessionId: string | undefined = SESSION): ReadonlyMap<string, AnyTool> {
+  return createTaskTools({ syndicate, sessionId, agent: syndicate.root }, { schedules: store.schedules, user, now: () => NOW });
+}
+
+function call(tools: ReadonlyMap<string, AnyTool>, name: string, input: unknown): Promise<unknown> {
+  return Promise.resolve(tools.get(name)!.execute(input, { agent: 'Boss', turnId: 't', sessionId: SESSION, signal: new AbortController().signal }));
+}
+
+describe('the scheduled-task tools', () => {
+  it('schedule_task adds a task that runs for the user of the conversation, asked by the agent from it', async () => {
+    const added = (await call(toolsFor('alice'), 'schedule_task', { name: 'brief', cron: '0 8 * * 1-5', message: 'Brief me.' })) as { task_id: string };
+
+    const task = await store.schedules.get(added.task_id);
+    expect(task).toMatchObject({ syndicate: 'team', name: 'brief', runAs: 'alice', owner: { kind: 'agent', id: 'Boss' }, requestedBy: SESSION, session: 'new', active: true });
+  });
+
+  it('schedule_task with session "this" runs every firing in this conversation', async () => {
+    const added = (await call(toolsFor('alice'), 'schedule_task', { name: 'nudge', at: '2026-12-03T09:00:00Z', message: 'Nudge me.', session: 'this' })) as { task_id: string };
+
+    expect((await store.schedules.get(added.task_id))?.session).toEqual({ fixed: SESSION });
+  });
+
+  it('refuses an invalid cron pattern with a message naming the fix, and stores nothing', async () => {
+    await expect(call(toolsFor('alice'), 'schedule_task', { name: 'bad', cron: 'every morning', message: 'Hi' })).rejects.toThrow(/cron/);
+
+    expect(await store.schedules.list(['team'])).toEqual([]);
+  });
+
+  it('refuses to schedule from a run that is nobody’s conversation', async () => {
+    await expect(call(toolsFor(undefined, 'task:x:2026'), 'schedule_task', { name: 'loop', cron: '* * * * *', message: 'Again' })).rejects.toThrow(/user's conversation/);
+  });
+
+  it("lists only the user's own tasks, and treats another user's task as unknown", async () => {
+    const mine = (await call(toolsFor('alice'), 'schedule_task', { name: 'mine', cron: '0 9 * * *', message: 'Mine' })) as { task_id: string };
+    const theirs = (await call(toolsFor('bob', 'api:bob:chat-2'), 'schedule_task', { name: 'theirs', cron: '0 9 * * *', message: 'Theirs' })) as { task_id: string };
+
+    const listed = (await call(toolsFor('alice'), 'list_tasks', {})) as { tasks: Array<{ task_id: string }> };
+
+    expect(listed.tasks.map((task) => task.task_id)).toEqual([mine.task_id]);
+    await expect(call(toolsFor('alice'), 'cancel_task', { task_id: theirs.task_id })).rejects.toThrow(/no task .* of yours/);
+    expect((await store.schedules.get(theirs.task_id))?.active).toBe(true);
+  });
+
+  it('cancel_task deactivates the task, keeping it readable', async () => {
+    const added = (await call(toolsFor('alice'), 'schedule_task', { name: 'brief', cron: '0 8 * * *', message: 'Brief me.' })) as { task_id: string };
+
+    expect(await call(toolsFor('alice'), 'cancel_task', { task_id: added.task_id })).toEqual({ task_id: added.task_id, cancelled: true });
+    expect((await store.schedules.get(added.task_id))?.active).toBe(false);
+  });
+
+  it("list_task_runs and get_task_run show a task's runs with their status", async () => {
+    const added = (await call(toolsFor('alice'), 'schedule_task', { name: 'brief', cron: '0 8 * * *', message: 'Brief me.' })) as { task_id: string };
+    const skipped = await store.schedules.skip(added.task_id, NOW + 60_000, 'missed while no server ran');
+    if (!('run' in skipped)) throw new Error(`the firing was not recorded: ${skipped.outcome}`);
+    const runId = skipped.run.id;
+
+    const runs = (await call(toolsFor('alice'), 'list_task_runs', { task_id: added.task_id })) as { runs: Array<{ run_id: string; status: string }> };
+    const one = (await call(toolsFor('alice'), 'get_task_run', { run_id: runId })) as { status: string; detail: string };
+
+    expect(runs.runs).toEqual([expect.objectContaining({ run_id: runId, status: 'skipped' })]);
+    expect(one).toMatchObject({ status: 'skipped', detail: 'missed while no server ran' });
+  });
+});
