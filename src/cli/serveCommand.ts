@@ -8,6 +8,7 @@ import { startServer, type StartServerOptions } from '../server/app/startServer.
 import type { AuthService } from '../server/context.js';
 import { createTurnService } from '../server/turns/turnService.js';
 import { problem } from '../server/http/problem.js';
+import { serveStudio } from '../server/app/serveStudio.js';
 import { loadPrices } from '../telemetry/ledger/loadPrices.js';
 import { isOffline } from './compileTarget.js';
 import { ExitCode } from './exitCodes.js';
@@ -42,6 +43,9 @@ export function defaultServePaths(cwd: string = process.cwd()): string[] {
   return [...(existsSync(local) ? [local] : []), join(PACKAGE_ROOT, 'examples')];
 }
 
+/** Where `npm run build` puts the bundled studio (scripts/bundle-studio.mjs). */
+const STUDIO_DIR = join(PACKAGE_ROOT, 'dist', 'studio');
+
 /** The admin's API key from SYNDICATE_ADMIN_TOKEN, until src/server/auth's createAuth replaces it. */
 function adminTokenAuth(token: string | undefined): AuthService {
   return {
@@ -61,7 +65,9 @@ export async function serverParts(platform: Platform, syndicates: WatchedSyndica
   const adminToken = env.SYNDICATE_ADMIN_TOKEN || undefined;
   const auth = adminTokenAuth(adminToken);
   const context = { platform, syndicates, authenticate: auth.authenticate, warn };
-  return { auth, turns: createTurnService(context), routes: [], studio: undefined, adminConfigured: adminToken !== undefined };
+  const studio = serveStudio(STUDIO_DIR);
+  if (!studio) warn(`warning: the studio is not served: ${STUDIO_DIR} has no build (run npm run build)`);
+  return { auth, turns: createTurnService(context), routes: [], studio, adminConfigured: adminToken !== undefined };
 }
 
 /** `version` is the package's (A2A cards, MCP serverInfo, the OpenAPI document). */
