@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { ADMIN_TOKEN, HAVE_CHROMIUM, launchBrowser, screenshot, startStudioServer, type StudioServer } from './browser.js';
+
+// The studio as a user meets it: signed in from the console's link, chatting with the council
+// while its delegation tree fills in, cancelling a turn that would never end, answering a question.
+
+let server: StudioServer;
+let browser: BrowserContext;
+let page: Page;
+
+describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
+  beforeAll(async () => {
+    server = await startStudioServer();
+    browser = await launchBrowser();
+    page = await browser.newPage();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function send(syndicate: string, message: string): Promise<void> {
+    await page.goto(`${server.url}/#/chat`);
+    await page.getByLabel('Syndicate').selectOption(syndicate);
+    await page.getByLabel('Message').fill(message);
+    await page.getByRole('button', { name: 'Send' }).click();
+  }
+
+  it("signs in from the link's token and takes it out of the address bar", async () => {
+    await page.goto(`${server.url}/#sign-in=${ADMIN_TOKEN}`);
+
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(page.url()).not.toContain(ADMIN_TOKEN);
+    await screenshot(page, 'signed-in');
+  });
+
+  it("streams the council's answer, with both delegations completed in the tree", async () => {
+    await send('council', 'Should we adopt a four-day week?');
+
+    await page.locator('.node[data-agent="Advocate"][data-status="completed"]').waitFor();
+    await page.locator('.node[data-agent="Skeptic"][data-status="completed"]').waitFor();
+    await page.locator('.turn[data-status="completed"] .answer').waitFor();
+    expect((await page.locator('.turn .answer').innerText()).trim()).not.toBe('');
+    expect(await page.locator('.node[data-agent="Moderator"]').getAttribute('data-status')).toBe('completed');
+    await screenshot(page, 'council');
+  });
+
+  it('cancels a turn that is still running', async () => {
+    await send('waiting-room', 'Please wait');
+    await page.locator('.tool[data-tool="flaky_hang"][data-status="running"]').waitFor();
+
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.locator('.turn[data-status="cancelled"]').waitFor();
+    expect(await page.locator('.node[data-agent="Receptionist"]').getAttribute('data-status')).toBe('cancelled');
+    await screenshot(page, 'cancelled');
+  });
+
+  it('answers an ask_user question in place, in the same session', async () => {
+    await send('waiting-room', 'Plan the offsite');
+    await page.locator('.question', { hasText: 'Which city should the offsite be in?' }).waitFor();
+
+    await page.getByLabel('Your answer').fill('Lisbon');
+    await page.getByRole('button', { name: 'Answer' }).click();
+
+    await page.locator('.turn[data-status="completed"] .answer', { hasText: 'Lisbon booked.' }).waitFor();
+    expect(await page.locator('.turn').count()).toBe(2);
+    await screenshot(page, 'answered');
+  });
+});
