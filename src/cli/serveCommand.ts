@@ -1,13 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseDuration } from '../config/duration.js';
-import { presentedToken, tokenMatches } from '../mcp/http/bearerToken.js';
 import type { Platform } from '../platform/createPlatform.js';
 import { loadSyndicates, type WatchedSyndicateRegistry } from '../server/app/syndicateRegistry.js';
 import { startServer, type StartServerOptions } from '../server/app/startServer.js';
-import type { AuthService } from '../server/context.js';
+import { createAuth } from '../server/auth/createAuth.js';
 import { createTurnService } from '../server/turns/turnService.js';
-import { problem } from '../server/http/problem.js';
 import { serveStudio } from '../server/app/serveStudio.js';
 import { loadPrices } from '../telemetry/ledger/loadPrices.js';
 import { isOffline } from './compileTarget.js';
@@ -46,28 +44,19 @@ export function defaultServePaths(cwd: string = process.cwd()): string[] {
 /** Where `npm run build` puts the bundled studio (scripts/bundle-studio.mjs). */
 const STUDIO_DIR = join(PACKAGE_ROOT, 'dist', 'studio');
 
-/** The admin's API key from SYNDICATE_ADMIN_TOKEN, until src/server/auth's createAuth replaces it. */
-function adminTokenAuth(token: string | undefined): AuthService {
-  return {
-    routes: [],
-    async authenticate(req) {
-      const presented = presentedToken(req.headers.authorization ?? null);
-      if (token !== undefined && presented !== undefined && tokenMatches(presented, token)) return { userId: 'admin', role: 'admin', via: 'key' };
-      return problem(401, 'send Authorization: Bearer <an API key> (the admin key is SYNDICATE_ADMIN_TOKEN)');
-    },
-  };
+interface ServerParts extends Pick<StartServerOptions, 'auth' | 'turns' | 'routes' | 'studio' | 'adminConfigured'> {
+  /** Once listening: the first start's one-time sign-in token for the console's link (see createAuth). */
+  firstStartSignIn(): Promise<string | undefined>;
 }
-
-type ServerParts = Pick<StartServerOptions, 'auth' | 'turns' | 'routes' | 'studio' | 'adminConfigured'>;
 
 /** The server's parts, each given the one context they share. */
 export async function serverParts(platform: Platform, syndicates: WatchedSyndicateRegistry, env: NodeJS.ProcessEnv, warn: (message: string) => void): Promise<ServerParts> {
-  const adminToken = env.SYNDICATE_ADMIN_TOKEN || undefined;
-  const auth = adminTokenAuth(adminToken);
+  const store = await platform.store();
+  const auth = await createAuth({ users: store.users, adminToken: env.SYNDICATE_ADMIN_TOKEN || undefined, secureCookies: (env.PUBLIC_URL ?? '').startsWith('https:') });
   const context = { platform, syndicates, authenticate: auth.authenticate, warn };
   const studio = serveStudio(STUDIO_DIR);
   if (!studio) warn(`warning: the studio is not served: ${STUDIO_DIR} has no build (run npm run build)`);
-  return { auth, turns: createTurnService(context), routes: [], studio, adminConfigured: adminToken !== undefined };
+  return { auth, turns: createTurnService(context), routes: [], studio, adminConfigured: auth.adminConfigured, firstStartSignIn: () => auth.firstStartSignIn() };
 }
 
 /** `version` is the package's (A2A cards, MCP serverInfo, the OpenAPI document). */
@@ -87,10 +76,15 @@ export async function serveCommand(paths: string[], options: ServeOptions, versi
     }
     const parts = await serverParts(platform, syndicates, env, warn);
     const pricesFile = env.SYNDICATE_PRICES || undefined;
-    const server = await startServer({ ...parts, platform, syndicates, host: options.host, port, version, prices: loadPrices(pricesFile && resolve(pricesFile)), warn, publicUrl: env.PUBLIC_URL || undefined });
+    const { firstStartSignIn, ...started } = parts;
+    const server = await startServer({ ...started, platform, syndicates, host: options.host, port, version, prices: loadPrices(pricesFile && resolve(pricesFile)), warn, publicUrl: env.PUBLIC_URL || undefined });
     const loaded = syndicates.list();
     process.stdout.write(`Syndicate server at ${server.url} (${loaded.length} syndicate${loaded.length === 1 ? '' : 's'}: ${loaded.map((entry) => entry.id).join(', ')})\n`);
     process.stdout.write(`  Studio:  ${server.url}/\n  API:     ${server.url}/api/v1 (OpenAPI at /api/v1/openapi.json)\n  A2A:     ${server.url}/a2a/<id>/\n  MCP:     ${server.url}/mcp\n`);
+    const signInToken = await firstStartSignIn();
+    if (signInToken !== undefined) {
+      process.stdout.write(`Sign in: ${server.url}/#sign-in=${signInToken}\n  (the admin's one-time link, valid for 24 hours; later, \`syndicate keys create --user admin\` makes the admin a key)\n`);
+    }
     await stopped(false);
     process.stderr.write(`Stopping: letting running turns finish (up to ${options.grace})...\n`);
     const { finished, interrupted } = await server.close({ graceMs });

@@ -48,7 +48,12 @@ export interface TestServer {
   api(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
 }
 
-export async function startTestServer(examples: string[] = ['council.yaml', 'triage.yaml']): Promise<TestServer> {
+export interface TestServerOptions {
+  /** The real auth service, built on the server's platform; tokenAuth() by default. */
+  auth?: (platform: Platform) => Promise<AuthService>;
+}
+
+export async function startTestServer(examples: string[] = ['council.yaml', 'triage.yaml'], options: TestServerOptions = {}): Promise<TestServer> {
   const folder = scratchDir('server');
   for (const name of examples) copyFileSync(join(EXAMPLES, name), join(folder, name));
   const platform = await createPlatform({ store: join(folder, 'syndicate.db'), env: {} });
@@ -58,7 +63,7 @@ export async function startTestServer(examples: string[] = ['council.yaml', 'tri
   const server = await startServer({
     platform,
     syndicates: registry,
-    auth: tokenAuth(),
+    auth: options.auth ? await options.auth(platform) : tokenAuth(),
     turns: idleTurns(),
     host: '127.0.0.1',
     port: 0,
