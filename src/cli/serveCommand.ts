@@ -5,6 +5,7 @@ import type { Platform } from '../platform/createPlatform.js';
 import { loadSyndicates, type WatchedSyndicateRegistry } from '../server/app/syndicateRegistry.js';
 import { startServer, type StartServerOptions } from '../server/app/startServer.js';
 import { createAuth } from '../server/auth/createAuth.js';
+import { memoryRoutes } from '../server/memory/memoryRoutes.js';
 import { createTurnService } from '../server/turns/turnService.js';
 import { serveStudio } from '../server/app/serveStudio.js';
 import { loadPrices } from '../telemetry/ledger/loadPrices.js';
@@ -56,7 +57,7 @@ export async function serverParts(platform: Platform, syndicates: WatchedSyndica
   const context = { platform, syndicates, authenticate: auth.authenticate, warn };
   const studio = serveStudio(STUDIO_DIR);
   if (!studio) warn(`warning: the studio is not served: ${STUDIO_DIR} has no build (run npm run build)`);
-  return { auth, turns: createTurnService(context), routes: [], studio, adminConfigured: auth.adminConfigured, firstStartSignIn: () => auth.firstStartSignIn() };
+  return { auth, turns: createTurnService(context), routes: [...memoryRoutes(context)], studio, adminConfigured: auth.adminConfigured, firstStartSignIn: () => auth.firstStartSignIn() };
 }
 
 /** `version` is the package's (A2A cards, MCP serverInfo, the OpenAPI document). */

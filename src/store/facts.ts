@@ -122,8 +122,26 @@ export interface ScoredFact {
   score: number;
 }
 
+/** Where a page of listFacts ended: its last fact's createdAt and id. */
+export interface FactPosition {
+  createdAt: number;
+  id: string;
+}
+
 export interface ListFactsOptions {
   status?: FactStatus;
+  tag?: FactTag;
+  /** Only facts whose text holds this, ignoring the case of ASCII letters. */
+  text?: string;
+  /** Only the facts this correction retired. */
+  supersededBy?: string;
+  /** Only the merged restatements of this fact. */
+  restates?: string;
+  /**
+   * Only the facts after this one in the list's order. When that fact was deleted since, the facts
+   * created at the same moment are listed again rather than skipped.
+   */
+  after?: FactPosition;
   limit?: number;
 }
 
@@ -217,7 +235,7 @@ export interface FactStore {
   /** Stores a fact as active. The silo's first fact fixes its embedding model; a different model is an EmbeddingModelMismatchError. */
   insertFact(silo: string, fact: NewFact): Promise<FactRecord>;
   getFact(silo: string, id: string): Promise<FactRecord | undefined>;
-  /** Newest first. */
+  /** Newest first (by createdAt, then by when they were stored). */
   listFacts(silo: string, options?: ListFactsOptions): Promise<FactRecord[]>;
   /**
    * Nearest facts by cosine similarity, best first, scored exactly. In a large silo an
@@ -231,6 +249,11 @@ export interface FactStore {
   searchText(silo: string, text: string, limit: number): Promise<ScoredFact[]>;
   /** Marks active facts superseded by `correctionId`; returns how many changed. Never deletes. */
   supersedeFacts(silo: string, ids: readonly string[], correctionId: string): Promise<number>;
+  /**
+   * Stores `replacement` as an active fact and marks the active fact `id` superseded by it, atomically
+   * (an edit kept as a correction). Undefined, with nothing stored, when the silo holds no active fact `id`.
+   */
+  correctFact(silo: string, id: string, replacement: NewFact): Promise<FactRecord | undefined>;
   /** Makes a merged restatement a primary, active fact again; undefined when the silo holds no merged fact with that id. */
   unmergeFact(silo: string, id: string): Promise<FactRecord | undefined>;
   /** Deletes the fact, its vector and its text index entry. Returns false when there was none. */

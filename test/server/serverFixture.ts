@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Request } from 'express';
 import { createPlatform, type Platform } from '../../src/platform/createPlatform.js';
 import type { ApiCaller } from '../../src/server/caller.js';
-import type { AuthService, TurnService } from '../../src/server/context.js';
+import type { AuthService, ServerContext, TurnService } from '../../src/server/context.js';
+import type { AnyRoute } from '../../src/server/http/route.js';
 import { problem } from '../../src/server/http/problem.js';
 import { loadSyndicates, type WatchedSyndicateRegistry } from '../../src/server/app/syndicateRegistry.js';
 import { startServer, type RunningServer } from '../../src/server/app/startServer.js';
@@ -51,6 +52,8 @@ export interface TestServer {
 export interface TestServerOptions {
   /** The real auth service, built on the server's platform; tokenAuth() by default. */
   auth?: (platform: Platform) => Promise<AuthService>;
+  /** More routes, built as serverParts builds them from the server's context. */
+  routes?: (context: ServerContext) => AnyRoute[];
 }
 
 export async function startTestServer(examples: string[] = ['council.yaml', 'triage.yaml'], options: TestServerOptions = {}): Promise<TestServer> {
@@ -60,10 +63,12 @@ export async function startTestServer(examples: string[] = ['council.yaml', 'tri
   const warnings: string[] = [];
   const warn = (message: string) => void warnings.push(message);
   const registry = loadSyndicates([folder], { platform, warn, offline: true, debounceMs: 20 });
+  const auth = options.auth ? await options.auth(platform) : tokenAuth();
   const server = await startServer({
     platform,
     syndicates: registry,
-    auth: options.auth ? await options.auth(platform) : tokenAuth(),
+    auth,
+    routes: options.routes?.({ platform, syndicates: registry, authenticate: auth.authenticate, warn }),
     turns: idleTurns(),
     host: '127.0.0.1',
     port: 0,

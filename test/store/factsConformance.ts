@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EmbeddingModelMismatchError, type FactStore, type NewFact } from '../../src/store/facts.js';
+import { EmbeddingModelMismatchError, type FactRecord, type FactStore, type ListFactsOptions, type NewFact } from '../../src/store/facts.js';
 import type { Store } from '../../src/store/store.js';
 import { seeded } from '../../bench/memoryData.js';
 import { fakeEmbedder } from '../memory/fakeEmbedder.js';
@@ -193,6 +193,56 @@ export function describeFactStoreConformance(name: string, open: () => Promise<S
       expect((await facts.listFacts(silo)).map((fact) => fact.text)).toEqual(['three', 'two', 'one']);
       expect((await facts.listFacts(silo, { status: 'superseded' })).map((fact) => fact.text)).toEqual(['one']);
       expect((await facts.listFacts(silo, { limit: 1 })).map((fact) => fact.text)).toEqual(['three']);
+    });
+
+    it('filters a listing by tag, by text ignoring case, by the correction that retired them and by the fact they restate', async () => {
+      const silo = freshSilo();
+      const paris = await facts.insertFact(silo, await newFact('The user lives in Paris.', { createdAt: 1 }));
+      const tea = await facts.insertFact(silo, await newFact('The user prefers TEA.', { tag: 'PREFERENCE', createdAt: 2 }));
+      const home = await facts.insertFact(silo, await newFact("The user's home is in Paris.", { restates: paris.id, createdAt: 3 }));
+      const berlin = await facts.insertFact(silo, await newFact('The user moved to Berlin.', { tag: 'CORRECTION', createdAt: 4 }));
+      await facts.supersedeFacts(silo, [paris.id], berlin.id);
+      const ids = (options: ListFactsOptions) => facts.listFacts(silo, options).then((listed) => listed.map((fact) => fact.id));
+      expect(await ids({ tag: 'PREFERENCE' })).toEqual([tea.id]);
+      expect(await ids({ text: 'paris' })).toEqual([home.id, paris.id]);
+      expect(await ids({ text: 'tea.' })).toEqual([tea.id]);
+      expect(await ids({ text: '%' })).toEqual([]);
+      expect(await ids({ supersededBy: berlin.id })).toEqual([paris.id]);
+      expect(await ids({ restates: paris.id })).toEqual([home.id]);
+      expect(await ids({ text: 'user', tag: 'FACT', status: 'superseded' })).toEqual([paris.id]);
+    });
+
+    it('pages a listing after a position, facts of the same moment in the order they were stored, newest first', async () => {
+      const silo = freshSilo();
+      const stored: FactRecord[] = [];
+      for (const [text, createdAt] of [['a', 1], ['b', 2], ['c', 2], ['d', 2], ['e', 3]] as const) stored.push(await facts.insertFact(silo, await newFact(text, { createdAt })));
+      const texts = (options: ListFactsOptions) => facts.listFacts(silo, options).then((listed) => listed.map((fact) => fact.text));
+      const at = (index: number) => ({ createdAt: stored[index]!.createdAt, id: stored[index]!.id });
+      expect(await texts({ limit: 2 })).toEqual(['e', 'd']);
+      expect(await texts({ after: at(3), limit: 2 })).toEqual(['c', 'b']);
+      expect(await texts({ after: at(1) })).toEqual(['a']);
+      await facts.deleteFact(silo, stored[2]!.id);
+      expect(await texts({ after: at(2) })).toEqual(['d', 'b', 'a']);
+    });
+
+    it('corrects an active fact: the replacement is stored active and the fact is kept, superseded by it', async () => {
+      const silo = freshSilo();
+      const old = await facts.insertFact(silo, await newFact('The user lives in Paris.'));
+      const replacement = await facts.correctFact(silo, old.id, await newFact('The user lives in Lyon.', { keys: ['home', 'lyon'], provenance: null }));
+      expect(replacement).toMatchObject({ status: 'active', text: 'The user lives in Lyon.', keys: ['home', 'lyon'], supersededBy: null, restates: null });
+      expect(await facts.getFact(silo, old.id)).toMatchObject({ status: 'superseded', supersededBy: replacement!.id, text: 'The user lives in Paris.' });
+      const [query] = await embedder.embed(['The user lives in Lyon.']);
+      const active = await facts.searchVectors(silo, { embedding: query!, embeddingModel: embedder.model, limit: 10, activeOnly: true });
+      expect(active.map((hit) => hit.fact.id)).toEqual([replacement!.id]);
+    });
+
+    it('refuses to correct a fact that is not active, or not in the silo, and stores nothing', async () => {
+      const silo = freshSilo();
+      const old = await facts.insertFact(silo, await newFact('The user lives in Paris.'));
+      const first = await facts.correctFact(silo, old.id, await newFact('The user lives in Lyon.'));
+      expect(await facts.correctFact(silo, old.id, await newFact('The user lives in Rome.'))).toBeUndefined();
+      expect(await facts.correctFact(freshSilo(), first!.id, await newFact('The user lives in Rome.'))).toBeUndefined();
+      expect((await facts.listFacts(silo)).map((fact) => fact.text).sort()).toEqual(['The user lives in Lyon.', 'The user lives in Paris.']);
     });
 
     it('supersedes a fact by linking it to the correction, keeping it as history', async () => {

@@ -22,7 +22,8 @@ export function deleteCommand(ids: readonly string[], options: MemorySiloOptions
     }
     const deleting = new Set(facts.map((fact) => fact.id));
     // Facts retired by a deleted correction stay superseded: they were corrected, and stay history.
-    const retired = (await store.facts.listFacts(silo, { status: 'superseded' })).filter((fact) => fact.supersededBy !== null && deleting.has(fact.supersededBy) && !deleting.has(fact.id));
+    const retiredBy = await Promise.all(facts.map((fact) => store.facts.listFacts(silo, { supersededBy: fact.id })));
+    const retired = retiredBy.flat().filter((fact) => !deleting.has(fact.id));
     if (options.yes) for (const fact of facts) await store.facts.deleteFact(silo, fact.id);
 
     if (options.json) {

@@ -1,4 +1,5 @@
 import type { FactRecord } from '../../store/facts.js';
+import { factChain, type FactChain } from '../../memory/facts/factChain.js';
 import type { Store } from '../../store/store.js';
 import { ExitCode } from '../exitCodes.js';
 import type { MemorySiloOptions } from '../options.js';
@@ -15,28 +16,9 @@ interface Provenance {
   input: string | undefined;
 }
 
-interface ShownFact {
+interface ShownFact extends FactChain {
   fact: FactRecord;
-  /** The corrections that retired the fact, each retired by the next when corrected again. */
-  supersededBy: FactRecord[];
-  /** A correction in that chain that no longer exists (deleted); null when none is missing. */
-  deletedCorrection: string | null;
-  /** The facts this one retired, when it is a correction. */
-  supersedes: FactRecord[];
   provenance: Provenance | null;
-}
-
-async function correctionChain(store: Store, fact: FactRecord): Promise<Pick<ShownFact, 'supersededBy' | 'deletedCorrection'>> {
-  const chain: FactRecord[] = [];
-  const seen = new Set([fact.id]);
-  for (let next = fact.supersededBy; next !== null && !seen.has(next); ) {
-    seen.add(next);
-    const correction = await store.facts.getFact(fact.silo, next);
-    if (correction === undefined) return { supersededBy: chain, deletedCorrection: next };
-    chain.push(correction);
-    next = correction.supersededBy;
-  }
-  return { supersededBy: chain, deletedCorrection: null };
 }
 
 async function provenanceOf(store: Store, fact: FactRecord): Promise<Provenance | null> {
@@ -67,6 +49,7 @@ function describe(shown: ShownFact): string {
     if (shown.deletedCorrection !== null) lines.push(`  ${shown.deletedCorrection} (deleted)`);
   }
   if (shown.supersedes.length > 0) lines.push('', 'Supersedes:', indent(formatTable([FACT_HEADER, ...shown.supersedes.map(factRow)])));
+  if (shown.restatements.length > 0) lines.push('', 'Restatements merged into it:', indent(formatTable([FACT_HEADER, ...shown.restatements.map(factRow)])));
   const origin = shown.provenance;
   lines.push('');
   if (origin === null) lines.push('Remembered outside a conversation (no session).');
@@ -90,8 +73,7 @@ export function showCommand(id: string, options: MemorySiloOptions): Promise<num
       process.stderr.write(`No fact ${id} in silo ${options.silo}. See: syndicate memory list --silo ${options.silo}\n`);
       return ExitCode.failed;
     }
-    const supersedes = (await store.facts.listFacts(options.silo, { status: 'superseded' })).filter((other) => other.supersededBy === fact.id);
-    const shown: ShownFact = { fact, ...(await correctionChain(store, fact)), supersedes, provenance: await provenanceOf(store, fact) };
+    const shown: ShownFact = { fact, ...(await factChain(store.facts, fact)), provenance: await provenanceOf(store, fact) };
     if (options.json) printJson(shown);
     else write(describe(shown));
     return ExitCode.ok;

@@ -12,8 +12,8 @@ export const FactTagSchema = z.enum(FACT_TAGS);
 const DateSchema = z.union([z.null(), z.string().regex(ISO_DATE, 'a date as YYYY-MM-DD')]);
 // What a caller of `remember` states is checked to be a day of the calendar. Extraction keeps the
 // looser shape: a model's 2026-02-30 would fail its whole batch on every retry.
-const CalendarDateSchema = z.union([z.null(), z.iso.date({ error: 'use a real date as YYYY-MM-DD, or null' })]);
-const KeysSchema = z.array(z.string().trim().min(1)).min(1).max(5);
+export const CalendarDateSchema = z.union([z.null(), z.iso.date({ error: 'use a real date as YYYY-MM-DD, or null' })]);
+export const KeysSchema = z.array(z.string().trim().min(1)).min(1).max(5);
 const SubjectSchema = z.string().trim().min(1).describe("The entity the fact is about, in a few lower-case words ('user', 'user's apartment', 'clara').");
 const AttributeSchema = z.string().trim().min(1).describe("Which attribute of the subject the fact states, in a few lower-case words ('home city', 'rent', 'dog's name').");
 

@@ -29,6 +29,9 @@ import { createWordCounts } from './wordCounts.js';
 
 type FactRow = StoredFactRow<string[]>;
 
+/** A statement on the pool or on one transaction's client. */
+type Run = (sql: string, params: readonly unknown[]) => Promise<{ rows: FactRow[] }>;
+
 const COLUMNS = `number, id, silo, text, tag, date, source, keys, status, superseded_by AS "supersededBy", restates, subject, attribute, session_id AS "sessionId",
   turn_id AS "turnId", embedding_model AS "embeddingModel", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
@@ -112,49 +115,68 @@ export function createPostgresFacts(db: Db): FactStore {
     indexed.add(dimensions);
   };
 
+  /** Checks a fact's vector against the silo's and makes sure its dimension's index exists, before the insert. */
+  const checkInsert = async (silo: string, fact: NewFact): Promise<void> => {
+    checkDimensions(fact.embedding.length);
+    const stored = await siloVectors(silo);
+    if (stored !== undefined) checkSiloVectors(silo, stored, fact.embeddingModel, fact.embedding.length);
+    await ensureIndex(fact.embedding.length);
+  };
+
+  const insertRow = async (run: Run, silo: string, fact: NewFact): Promise<FactRecord> => {
+    const dimensions = fact.embedding.length;
+    const now = Date.now();
+    const keys = [...new Set(fact.keys.map((key) => key.toLowerCase()))];
+    // One statement: the silo row is created, or locked and checked, with the insert, so a
+    // concurrent first fact of another model cannot slip in between.
+    const { rows } = await run(
+      `WITH silo AS (
+         INSERT INTO fact_silos (silo, embedding_model, dimensions) VALUES ($1, $2, $3)
+         ON CONFLICT (silo) DO UPDATE SET embedding_model = fact_silos.embedding_model RETURNING embedding_model, dimensions
+       )
+       INSERT INTO facts (id, silo, text, tag, date, source, keys, status, restates, subject, attribute, session_id, turn_id, embedding_model, created_at, updated_at, dimensions, embedding, search)
+       SELECT $4, $1, $5, $6, $7, $8, $9, $16, $17, $18, $19, $10, $11, $2, $12, $13, $3, $14::vector, ${SEARCH_VECTOR('$15', '$5')}
+       FROM silo WHERE silo.embedding_model = $2 AND silo.dimensions = $3
+       RETURNING ${COLUMNS}`,
+      [
+        silo, fact.embeddingModel, dimensions, randomUUID(), fact.text, fact.tag, fact.date, fact.source, keys,
+        fact.provenance?.sessionId ?? null, fact.provenance?.turnId ?? null, fact.createdAt ?? now, now, vectorLiteral(fact.embedding), keys.join(' '),
+        fact.restates === undefined ? 'active' : 'merged', fact.restates ?? null, fact.subject ?? null, fact.attribute ?? null,
+      ],
+    );
+    if (rows[0] === undefined) {
+      checkSiloVectors(silo, (await siloVectors(silo))!, fact.embeddingModel, dimensions);
+      throw new Error(`fact for silo '${silo}' was not stored: the silo changed while it was written; try again`);
+    }
+    return recordOf(rows[0]);
+  };
+
   const factsWhere = async (where: string, params: readonly unknown[]): Promise<FactRecord[]> =>
     (await db.read<FactRow>(`SELECT ${COLUMNS} FROM facts WHERE ${where}`, params)).map(recordOf);
 
   return {
     async insertFact(silo: string, fact: NewFact): Promise<FactRecord> {
       assertSilo(silo);
-      const dimensions = fact.embedding.length;
-      checkDimensions(dimensions);
-      const stored = await siloVectors(silo);
-      if (stored !== undefined) checkSiloVectors(silo, stored, fact.embeddingModel, dimensions);
-      await ensureIndex(dimensions);
-      const now = Date.now();
-      const keys = [...new Set(fact.keys.map((key) => key.toLowerCase()))];
-      // One statement: the silo row is created, or locked and checked, with the insert, so a
-      // concurrent first fact of another model cannot slip in between.
-      const { rows } = await db.write<FactRow>(
-        `WITH silo AS (
-           INSERT INTO fact_silos (silo, embedding_model, dimensions) VALUES ($1, $2, $3)
-           ON CONFLICT (silo) DO UPDATE SET embedding_model = fact_silos.embedding_model RETURNING embedding_model, dimensions
-         )
-         INSERT INTO facts (id, silo, text, tag, date, source, keys, status, restates, subject, attribute, session_id, turn_id, embedding_model, created_at, updated_at, dimensions, embedding, search)
-         SELECT $4, $1, $5, $6, $7, $8, $9, $16, $17, $18, $19, $10, $11, $2, $12, $13, $3, $14::vector, ${SEARCH_VECTOR('$15', '$5')}
-         FROM silo WHERE silo.embedding_model = $2 AND silo.dimensions = $3
-         RETURNING ${COLUMNS}`,
-        [
-          silo, fact.embeddingModel, dimensions, randomUUID(), fact.text, fact.tag, fact.date, fact.source, keys,
-          fact.provenance?.sessionId ?? null, fact.provenance?.turnId ?? null, fact.createdAt ?? now, now, vectorLiteral(fact.embedding), keys.join(' '),
-          fact.restates === undefined ? 'active' : 'merged', fact.restates ?? null, fact.subject ?? null, fact.attribute ?? null,
-        ],
-      );
-      if (rows[0] === undefined) {
-        checkSiloVectors(silo, (await siloVectors(silo))!, fact.embeddingModel, dimensions);
-        throw new Error(`fact for silo '${silo}' was not stored: the silo changed while it was written; try again`);
-      }
-      return recordOf(rows[0]);
+      await checkInsert(silo, fact);
+      return insertRow((sql, params) => db.write<FactRow>(sql, params), silo, fact);
     },
     async getFact(silo: string, id: string): Promise<FactRecord | undefined> {
       assertSilo(silo);
       return (await factsWhere('silo = $1 AND id = $2', [silo, id]))[0];
     },
-    async listFacts(silo: string, { status, limit }: ListFactsOptions = {}): Promise<FactRecord[]> {
+    async listFacts(silo: string, options: ListFactsOptions = {}): Promise<FactRecord[]> {
       assertSilo(silo);
-      return factsWhere('silo = $1 AND ($2::text IS NULL OR status = $2) ORDER BY created_at DESC, number DESC LIMIT $3', [silo, status ?? null, limit ?? null]);
+      const { status, tag, text, supersededBy, restates, after, limit } = options;
+      // A cursor whose fact is gone has no number: the facts of its moment come again.
+      return factsWhere(
+        `silo = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR tag = $3)
+           AND ($4::text IS NULL OR strpos(lower(text), lower($4)) > 0)
+           AND ($5::text IS NULL OR superseded_by = $5) AND ($6::text IS NULL OR restates = $6)
+           AND ($7::bigint IS NULL OR created_at < $7 OR (created_at = $7
+             AND number < coalesce((SELECT number FROM facts WHERE silo = $1 AND id = $8), 9223372036854775807)))
+         ORDER BY created_at DESC, number DESC LIMIT $9`,
+        [silo, status ?? null, tag ?? null, text ?? null, supersededBy ?? null, restates ?? null, after?.createdAt ?? null, after?.id ?? null, limit ?? null],
+      );
     },
     async searchVectors(silo: string, query: VectorQuery): Promise<ScoredFact[]> {
       assertSilo(silo);
@@ -196,6 +218,18 @@ export function createPostgresFacts(db: Db): FactStore {
         [silo, ids, correctionId, Date.now()],
       );
       return rowCount ?? 0;
+    },
+    async correctFact(silo: string, id: string, replacement: NewFact): Promise<FactRecord | undefined> {
+      assertSilo(silo);
+      await checkInsert(silo, replacement);
+      return db.transaction(async (client) => {
+        // Locked, so a concurrent correction of the same fact waits and then finds it superseded.
+        const { rows } = await client.query<{ status: string }>('SELECT status FROM facts WHERE silo = $1 AND id = $2 FOR UPDATE', [silo, id]);
+        if (rows[0]?.status !== 'active') return undefined;
+        const record = await insertRow((sql, params) => client.query<FactRow>(sql, [...params]), silo, { ...replacement, restates: undefined });
+        await client.query(`UPDATE facts SET status = 'superseded', superseded_by = $3, updated_at = $4 WHERE silo = $1 AND id = $2`, [silo, id, record.id, Date.now()]);
+        return record;
+      });
     },
     async unmergeFact(silo: string, id: string): Promise<FactRecord | undefined> {
       assertSilo(silo);

@@ -27,6 +27,18 @@ import { CODE_PAGE, COLUMNS, MAX_INDEXED_FACTS, RERANK_FACTOR, RERANK_MIN, blobO
 // all share the fact's row number. A vector search scans the silo's codes by Hamming distance,
 // then ranks the nearest few hundred by exact cosine similarity on their float vectors.
 
+interface ListParams {
+  silo: string;
+  status: string | null;
+  tag: string | null;
+  text: string | null;
+  supersededBy: string | null;
+  restates: string | null;
+  afterAt: number | null;
+  afterId: string | null;
+  limit: number;
+}
+
 function prepareStatements(db: Database.Database) {
   return {
     selectSilo: db.prepare<[silo: string], SiloRow>('SELECT embedding_model AS embeddingModel, dimensions, version FROM fact_silos WHERE silo = ?'),
@@ -80,8 +92,15 @@ function prepareStatements(db: Database.Database) {
     selectNumbers: db.prepare<[silo: string, numbers: string], FactRow>(
       `SELECT ${COLUMNS} FROM facts WHERE +silo = ? AND number IN (SELECT value FROM json_each(?))`,
     ),
-    listFacts: db.prepare<[{ silo: string; status: string | null; limit: number }], FactRow>(
-      `SELECT ${COLUMNS} FROM facts WHERE silo = @silo AND (@status IS NULL OR status = @status) ORDER BY created_at DESC, number DESC LIMIT @limit`,
+    // A cursor whose fact is gone has no number: the facts of its moment come again (9223372036854775807 is the largest rowid).
+    listFacts: db.prepare<[ListParams], FactRow>(
+      `SELECT ${COLUMNS} FROM facts WHERE silo = @silo
+         AND (@status IS NULL OR status = @status) AND (@tag IS NULL OR tag = @tag)
+         AND (@text IS NULL OR instr(lower(text), lower(@text)) > 0)
+         AND (@supersededBy IS NULL OR superseded_by = @supersededBy) AND (@restates IS NULL OR restates = @restates)
+         AND (@afterAt IS NULL OR created_at < @afterAt OR (created_at = @afterAt
+           AND number < coalesce((SELECT number FROM facts WHERE silo = @silo AND id = @afterId), 9223372036854775807)))
+       ORDER BY created_at DESC, number DESC LIMIT @limit`,
     ),
     // Ranks in FTS5 first, then reads only the matches' numbers and silos.
     searchText: db.prepare<[query: string, silo: string, limit: number], { number: number; score: number }>(
@@ -207,6 +226,13 @@ export function createSqliteFacts(db: Database.Database, committed: () => void):
     return { changed, before };
   });
 
+  const correct = db.transaction((silo: string, id: string, replacement: NewFact): FactRecord | undefined => {
+    if (sql.selectFact.get(silo, id)?.status !== 'active') return undefined;
+    const { record } = insertFact(silo, { ...replacement, restates: undefined });
+    for (const { number } of sql.supersede.all(record.id, Date.now(), silo, JSON.stringify([id]))) sql.setCodeStatus.run('superseded', silo, number);
+    return record;
+  });
+
   const unmerge = db.transaction((silo: string, id: string) => {
     const changed = sql.unmerge.get(Date.now(), silo, id);
     if (changed === undefined) return undefined;
@@ -313,9 +339,15 @@ export function createSqliteFacts(db: Database.Database, committed: () => void):
       const row = sql.selectFact.get(silo, id);
       return row && recordOf(row);
     },
-    async listFacts(silo: string, { status, limit = NO_LIMIT }: ListFactsOptions = {}): Promise<FactRecord[]> {
+    async listFacts(silo: string, options: ListFactsOptions = {}): Promise<FactRecord[]> {
       assertSilo(silo);
-      return sql.listFacts.all({ silo, status: status ?? null, limit }).map(recordOf);
+      const { status, tag, text, supersededBy, restates, after, limit = NO_LIMIT } = options;
+      return sql.listFacts
+        .all({
+          silo, status: status ?? null, tag: tag ?? null, text: text ?? null, supersededBy: supersededBy ?? null, restates: restates ?? null,
+          afterAt: after?.createdAt ?? null, afterId: after?.id ?? null, limit,
+        })
+        .map(recordOf);
     },
     async searchVectors(silo: string, query: VectorQuery): Promise<ScoredFact[]> {
       assertSilo(silo);
@@ -332,6 +364,14 @@ export function createSqliteFacts(db: Database.Database, committed: () => void):
       committed();
       if (changed.length > 0) afterWrite(silo, before, (index) => changed.forEach(({ number }) => index.setStatus(number, 'superseded')));
       return changed.length;
+    },
+    async correctFact(silo: string, id: string, replacement: NewFact): Promise<FactRecord | undefined> {
+      assertSilo(silo);
+      const record = correct.immediate(silo, id, replacement);
+      committed();
+      // Two changes in one version step: the cached codes are loaded again rather than patched.
+      if (record !== undefined) indexes.delete(silo);
+      return record;
     },
     async unmergeFact(silo: string, id: string): Promise<FactRecord | undefined> {
       assertSilo(silo);

@@ -3,6 +3,7 @@ import type { TurnEvent } from '../../../core/events.js';
 import type { SessionCursor, SessionRecord, Store } from '../../../store/store.js';
 import { hasRole, type ApiCaller } from '../../caller.js';
 import type { SyndicateRegistry } from '../../context.js';
+import { opaqueCursor } from '../../http/cursor.js';
 import { defineRoute, fail, json, noContent, type AnyRoute } from '../../http/route.js';
 import { maySeeSession, newSessionId, sessionPrefixOf } from '../../sessionAccess.js';
 
@@ -20,22 +21,8 @@ const sessionSchema = z.object({
   eventCount: z.number().int().describe('Also the seq of the last event'),
 });
 
-const cursorJson = z.object({ u: z.number().int(), i: z.string() });
-
-/** An opaque page token: where the previous page ended. */
-function encodeCursor(session: SessionRecord): string {
-  return Buffer.from(JSON.stringify({ u: session.updatedAt, i: session.id })).toString('base64url');
-}
-
-const cursorSchema = z.string().transform((text, context): SessionCursor => {
-  try {
-    const parsed = cursorJson.parse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
-    return { updatedAt: parsed.u, id: parsed.i };
-  } catch {
-    context.addIssue({ code: 'custom', message: 'not a cursor this server gave out: pass nextCursor from the previous page as it is' });
-    return z.NEVER;
-  }
-});
+// A page ends at its last session: when it was updated, and its id.
+const cursor = opaqueCursor(z.object({ u: z.number().int(), i: z.string() }).transform((parsed): SessionCursor => ({ updatedAt: parsed.u, id: parsed.i })));
 
 const idParams = z.object({ id: z.string().min(1).max(300).describe('The session id, URL-encoded (it contains ":")') });
 
@@ -70,7 +57,7 @@ export function sessionRoutes(store: () => Promise<Store>, registry: SyndicateRe
         syndicate: z.string().min(1).max(64).optional().describe('A syndicate id'),
         user: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional().describe('Admins only: that user\'s sessions'),
         limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(DEFAULT_PAGE),
-        cursor: cursorSchema.optional().describe('nextCursor of the previous page'),
+        cursor: cursor.schema.optional().describe('nextCursor of the previous page'),
       }),
       responses: { 200: { description: 'A page of sessions', schema: z.object({ sessions: z.array(sessionSchema), nextCursor: z.string().nullable() }) } },
       handle: async ({ query, caller }) => {
@@ -78,7 +65,7 @@ export function sessionRoutes(store: () => Promise<Store>, registry: SyndicateRe
         // One more than the page says whether there is a next one.
         const rows = await (await store()).listSessions({ syndicate, idPrefix: prefixFor(caller, query.user), limit: query.limit + 1, after: query.cursor });
         const page = rows.slice(0, query.limit);
-        return json({ sessions: page.map(sessionOf), nextCursor: rows.length > query.limit ? encodeCursor(page.at(-1)!) : null });
+        return json({ sessions: page.map(sessionOf), nextCursor: rows.length > query.limit ? cursor.encode({ u: page.at(-1)!.updatedAt, i: page.at(-1)!.id }) : null });
       },
     }),
     defineRoute({
