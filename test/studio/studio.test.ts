@@ -33,6 +33,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
 
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     expect(page.url()).not.toContain(ADMIN_TOKEN);
+    expect(await browser.cookies()).toContainEqual(expect.objectContaining({ name: 'syndicate_session', httpOnly: true, sameSite: 'Strict' }));
     await screenshot(page, 'signed-in');
   });
 
@@ -68,5 +69,35 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await page.locator('.turn[data-status="completed"] .answer', { hasText: 'Lisbon booked.' }).waitFor();
     expect(await page.locator('.turn').count()).toBe(2);
     await screenshot(page, 'answered');
+  });
+
+  it("replays a stored session's transcript through the same tree, and forks it into a new session", async () => {
+    await page.goto(`${server.url}/#/sessions`);
+    await page.locator('.list li', { hasText: 'Council' }).first().click();
+
+    await page.locator('.transcript .node[data-agent="Advocate"][data-status="completed"]').waitFor();
+    await page.locator('.transcript .node[data-agent="Skeptic"][data-status="completed"]').waitFor();
+    const before = await page.locator('.list li').count();
+    await page.getByRole('button', { name: 'Fork after this turn' }).click();
+
+    await expect.poll(() => page.locator('.list li').count()).toBe(before + 1);
+    await page.locator('.transcript .turn[data-status="completed"]').waitFor();
+    await screenshot(page, 'session');
+  });
+
+  it('charts usage by day, agent and model with its cost', async () => {
+    await page.goto(`${server.url}/#/usage`);
+
+    await page.locator('[data-chart="By day"] canvas').waitFor();
+    await page.locator('[data-usage="agent"] td', { hasText: 'Advocate' }).waitFor();
+    await page.locator('[data-usage="model"] td', { hasText: 'scripted' }).waitFor();
+    await screenshot(page, 'usage');
+  });
+
+  it('lists the syndicates the server loaded in the settings', async () => {
+    await page.goto(`${server.url}/#/settings`);
+
+    await page.locator('[data-syndicate="waiting-room"]').waitFor();
+    expect(await page.locator('[data-syndicate="council"] td').nth(3).innerText()).toContain('ok');
   });
 });

@@ -1,11 +1,21 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ChatPage } from './ChatPage.js';
+import { MemoryPage } from './MemoryPage.js';
+import { SessionsPage } from './SessionsPage.js';
+import { SettingsPage } from './SettingsPage.js';
+import { UsagePage } from './UsagePage.js';
 import { resume, signIn, signOut, takeTokenFromAddress, type SignedIn } from './signIn.js';
 import { listSyndicates, type SyndicateSummary } from './syndicates.js';
 
 // The studio's shell: signing in, the page links, and the page the address names (#/chat…).
 
-const PAGES = [{ path: 'chat', title: 'Chat' }] as const;
+const PAGES = [
+  { path: 'chat', title: 'Chat' },
+  { path: 'sessions', title: 'Sessions' },
+  { path: 'usage', title: 'Usage' },
+  { path: 'memory', title: 'Memory' },
+  { path: 'settings', title: 'Settings' },
+] as const;
 
 type PagePath = (typeof PAGES)[number]['path'];
 
@@ -82,6 +92,10 @@ export function App() {
       <main>
         {loadError && <p class="failure">The syndicates could not be listed: {loadError}</p>}
         {syndicates && page === 'chat' && <ChatPage syndicates={syndicates} />}
+        {syndicates && page === 'sessions' && <SessionsPage syndicates={syndicates} />}
+        {page === 'usage' && <UsagePage />}
+        {page === 'memory' && <MemoryPage />}
+        {syndicates && page === 'settings' && <SettingsPage syndicates={syndicates} />}
       </main>
     </div>
   );
