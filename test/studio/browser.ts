@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { REPO_ROOT, startCli, type LiveCli } from '../cli/cli.js';
 import { IN_CI } from '../inCi.js';
 import { scratchDir } from '../support/scratchDir.js';
@@ -74,4 +75,16 @@ export async function startStudioServer(): Promise<StudioServer> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Stores a fact in the admin's silo of the concierge through the server's MCP face (its `remember` tool). */
+export async function rememberForAdmin(server: StudioServer, text: string, keys: string[]): Promise<void> {
+  const client = new Client({ name: 'studio-test', version: '0.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } } }));
+  try {
+    const result = await client.callTool({ name: 'concierge_remember', arguments: { text, keys } });
+    if (result.isError) throw new Error(`remember failed: ${JSON.stringify(result.content)}`);
+  } finally {
+    await client.close();
+  }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { ADMIN_TOKEN, HAVE_CHROMIUM, launchBrowser, screenshot, startStudioServer, type StudioServer } from './browser.js';
+import { ADMIN_TOKEN, HAVE_CHROMIUM, launchBrowser, rememberForAdmin, screenshot, startStudioServer, type StudioServer } from './browser.js';
 
 // The studio as a user meets it: signed in from the console's link, chatting with the council
 // while its delegation tree fills in, cancelling a turn that would never end, answering a question.
@@ -99,5 +99,21 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
 
     await page.locator('[data-syndicate="waiting-room"]').waitFor();
     expect(await page.locator('[data-syndicate="council"] td').nth(3).innerText()).toContain('ok');
+  });
+
+  it('edits a remembered fact: the edit holds, the old version is kept superseded in its chain', async () => {
+    await rememberForAdmin(server, 'The user prefers a window seat.', ['seat']);
+    await page.goto(`${server.url}/#/memory`);
+    await page.getByLabel('Silo').selectOption('concierge');
+    await page.locator('.list li', { hasText: 'window seat' }).click();
+
+    await page.getByLabel('Fact text').fill('The user prefers an aisle seat.');
+    await page.getByRole('button', { name: 'Save' }).click();
+
+    await page.locator('.list li', { hasText: 'aisle seat' }).filter({ hasText: 'active' }).waitFor();
+    await page.locator('.list li', { hasText: 'window seat' }).filter({ hasText: 'superseded' }).waitFor();
+    await page.locator('.list li', { hasText: 'aisle seat' }).click();
+    await page.locator('.chain', { hasText: 'Replaced: The user prefers a window seat.' }).waitFor();
+    await screenshot(page, 'memory');
   });
 });
