@@ -2,13 +2,13 @@ import { z } from 'zod';
 import type { ApiKeyRecord, UserRecords } from '../../store/users.js';
 import { hasRole, type ApiCaller } from '../caller.js';
 import { defineRoute, fail, json, noContent, type AnyRoute } from '../http/route.js';
-import { mintApiKey } from './apiKey.js';
+import { createKeyFor } from './userAdmin.js';
 import { userIdSchema } from './userRoutes.js';
 
 // API keys: a member lists, creates and revokes their own; an admin anyone's. A key's secret is
 // answered once, at creation; the store keeps only its salted hash. Another user's key is a 404.
 
-const keySchema = z.object({
+export const keySchema = z.object({
   id: z.string(),
   name: z.string(),
   userId: z.string(),
@@ -17,7 +17,7 @@ const keySchema = z.object({
   revokedAt: z.number().int().nullable(),
 });
 
-function keyOf(record: ApiKeyRecord): z.infer<typeof keySchema> {
+export function keyOf(record: ApiKeyRecord): z.infer<typeof keySchema> {
   const { id, name, userId, createdAt, lastUsedAt, revokedAt } = record;
   return { id, name, userId, createdAt, lastUsedAt, revokedAt };
 }
@@ -59,11 +59,9 @@ export function keyRoutes(users: UserRecords, now: () => number): AnyRoute[] {
       handle: async ({ caller, body }) => {
         const userId = body.user ?? caller.userId;
         if (!mayManage(caller, userId)) return fail(403, 'only an admin may create a key for another user');
-        if (!(await users.getUser(userId))) return fail(404, `there is no user '${userId}'; add them first with POST /users`);
-        const minted = mintApiKey();
-        const record: ApiKeyRecord = { id: minted.id, name: body.name, userId, createdAt: now(), lastUsedAt: null, revokedAt: null };
-        await users.createKey({ ...record, salt: minted.salt, hash: minted.hash });
-        return json({ ...keyOf(record), key: minted.key }, 201);
+        const created = await createKeyFor(users, userId, body.name, now());
+        if (!created) return fail(404, `there is no user '${userId}'; add them first with POST /users`);
+        return json({ ...keyOf(created.record), key: created.key }, 201);
       },
     }),
     defineRoute({

@@ -4,6 +4,7 @@ import type { UserRecord, UserRecords } from '../../store/users.js';
 import { ROLES } from '../caller.js';
 import { defineRoute, fail, json, noContent, type AnyRoute } from '../http/route.js';
 import { roleOf } from './tokens.js';
+import { removeUserUnlessLastAdmin } from './userAdmin.js';
 
 // The admin's users API: list, add, remove. A user's id is their memory silo's and sessions' owner,
 // so it follows the silo id rules (the same as the A2A face's user ids).
@@ -59,13 +60,9 @@ export function userRoutes(users: UserRecords, now: () => number): AnyRoute[] {
       params: z.object({ id: z.string().min(1).max(64) }),
       responses: { 204: { description: 'Removed' }, 404: { description: 'No such user' }, 409: { description: 'The last admin' } },
       handle: async ({ params }) => {
-        const all = await users.listUsers();
-        const user = all.find((record) => record.id === params.id);
-        if (!user) return fail(404, `there is no user '${params.id}'; list them with GET /users`);
-        if (user.role === 'admin' && all.filter((record) => record.role === 'admin').length === 1) {
-          return fail(409, `'${params.id}' is the last admin: add another admin first, so someone can still manage the server`);
-        }
-        await users.removeUser(params.id);
+        const removal = await removeUserUnlessLastAdmin(users, params.id);
+        if (removal === 'missing') return fail(404, `there is no user '${params.id}'; list them with GET /users`);
+        if (removal === 'lastAdmin') return fail(409, `'${params.id}' is the last admin: add another admin first, so someone can still manage the server`);
         return noContent();
       },
     }),
