@@ -8,8 +8,10 @@ import { problem, type Problem } from '../http/problem.js';
 import type { Authenticate } from '../http/route.js';
 import { parseApiKey, secretMatches } from './apiKey.js';
 import { authRoutes } from './authRoutes.js';
+import { keyRoutes } from './keyRoutes.js';
 import { sessionCookieOf } from './sessionCookie.js';
 import { hashToken, newToken, roleOf, type Identity } from './tokens.js';
+import { userRoutes } from './userRoutes.js';
 
 // Who a request is from: an API key (`Authorization: Bearer sk_syn_...`, or SYNDICATE_ADMIN_TOKEN
 // for the admin), or the studio's session cookie, whose state-changing requests must also send
@@ -109,7 +111,7 @@ export async function createAuth(options: AuthOptions): Promise<Auth> {
   return {
     authenticate,
     adminConfigured: adminToken !== undefined || storedAdmin,
-    routes: authRoutes({ users, identityOfSignIn, csrfTokenOf: (req) => csrfTokens.get(req), secureCookies, now }),
+    routes: [...authRoutes({ users, identityOfSignIn, csrfTokenOf: (req) => csrfTokens.get(req), secureCookies, now }), ...userRoutes(users, now), ...keyRoutes(users, now)],
     async firstStartSignIn() {
       if (adminToken !== undefined || storedAdmin) return undefined;
       // Another process sharing the store may have made the admin first: only the one that did prints the link.
