@@ -6,7 +6,7 @@ import { updateBundleFiles } from './bundleFiles.js';
 import type { DocumentContentStore } from './contentStore.js';
 import type { DocumentsContext } from './context.js';
 import { diffStat, unifiedDiff } from './diff.js';
-import { DocumentError } from './errors.js';
+import { DocumentError, DocumentNotFoundError } from './errors.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { embedDocuments, prepareDocument } from './prepareDocument.js';
 import { checkBundleName, checkDocumentPath, formatAddress, isReservedPath, withMarkdownExtension } from './paths.js';
@@ -186,7 +186,7 @@ export function createDocuments(options: DocumentsOptions): Documents {
     const target = address(bundle, path);
     await syncDocument(ctx, silo, target);
     const previous = await ctx.content.read(silo, target);
-    if (previous === undefined) throw new DocumentError(`there is no document ${formatAddress(target)} to delete`);
+    if (previous === undefined) throw new DocumentNotFoundError(`there is no document ${formatAddress(target)} to delete`);
     await ctx.content.remove(silo, target);
     const diff = erase ? '' : unifiedDiff(target.path, previous, '');
     const revision = { action: 'delete' as const, actor, reason: erase ? `erased with its history: ${reason}` : reason, at: ctx.now(), diff, content: null };
@@ -198,7 +198,7 @@ export function createDocuments(options: DocumentsOptions): Documents {
   async function revision(silo: string, id: number): Promise<RevisionRecord> {
     assertSilo(silo);
     const record = await ctx.storage.getRevision(silo, id);
-    if (record === undefined) throw new DocumentError(`there is no revision ${id} in this memory; memory_history lists a document's revisions`);
+    if (record === undefined) throw new DocumentNotFoundError(`there is no revision ${id} in this memory; memory_history lists a document's revisions`);
     return record;
   }
 
@@ -223,7 +223,7 @@ export function createDocuments(options: DocumentsOptions): Documents {
         const { problems } = isReservedPath(normalised) ? { problems: [] } : await syncDocument(ctx, silo, target);
         const content = await ctx.content.read(silo, target);
         if (content === undefined) {
-          throw new DocumentError(`there is no document ${formatAddress(target)}; memory_list shows the documents of a bundle`);
+          throw new DocumentNotFoundError(`there is no document ${formatAddress(target)}; memory_list shows the documents of a bundle`);
         }
         const indexed = await ctx.storage.getDocument(silo, target);
         let frontmatter: Record<string, unknown> = {};
@@ -262,7 +262,7 @@ export function createDocuments(options: DocumentsOptions): Documents {
         const target = address(bundle, path);
         await syncDocuments(ctx, silo);
         if ((await ctx.storage.getDocument(silo, target)) === undefined) {
-          throw new DocumentError(`there is no document ${formatAddress(target)}; memory_list shows the documents of a bundle`);
+          throw new DocumentNotFoundError(`there is no document ${formatAddress(target)}; memory_list shows the documents of a bundle`);
         }
         const exists = async (other: DocumentAddress): Promise<boolean> => (await ctx.storage.getDocument(silo, other)) !== undefined;
         const out: FollowedLink[] = [];

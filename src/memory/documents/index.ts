@@ -7,7 +7,7 @@ export type {
 export type { ImportOptions, ImportReport } from './bundleArchive.js';
 export type { DocumentContentStore } from './contentStore.js';
 export { databaseContentStore } from './databaseContentStore.js';
-export { DocumentError } from './errors.js';
+export { DocumentError, DocumentNotFoundError } from './errors.js';
 export { fileContentStore } from './fileContentStore.js';
 export { MAX_DOCUMENT_BYTES, MAX_IMPORT_BYTES } from './limits.js';
 export { asReferenceData } from './referenceData.js';

@@ -3,6 +3,7 @@ import { siloFor } from '../../core/silo.js';
 import type { ServerContext } from '../context.js';
 import { defineRoute, json, type AnyRoute } from '../http/route.js';
 import { memorySyndicates } from './callerSilo.js';
+import { documentRoutes } from './documentRoutes.js';
 import { factRoutes } from './factRoutes.js';
 
 // /api/v1/memory: the caller's own long-term memory, one silo per syndicate that keeps it.
@@ -39,5 +40,5 @@ export function memoryRoutes(ctx: ServerContext): AnyRoute[] {
       return json({ silos: listed });
     },
   });
-  return [silos, ...factRoutes(ctx)];
+  return [silos, ...factRoutes(ctx), ...documentRoutes(ctx)];
 }
