@@ -88,3 +88,13 @@ export async function rememberForAdmin(server: StudioServer, text: string, keys:
     await client.close();
   }
 }
+
+/** Writes a document into the admin's silo of the concierge over the API, as the admin's key. */
+export async function writeDocumentForAdmin(server: StudioServer, bundle: string, path: string, content: string): Promise<void> {
+  const response = await fetch(`${server.url}/api/v1/memory/concierge/documents/${bundle}/${encodeURIComponent(path)}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ content, reason: 'seeded by the test' }),
+  });
+  if (!response.ok) throw new Error(`writing ${bundle}/${path} answered ${response.status}: ${await response.text()}`);
+}

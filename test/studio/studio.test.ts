@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { ADMIN_TOKEN, HAVE_CHROMIUM, launchBrowser, rememberForAdmin, screenshot, startStudioServer, type StudioServer } from './browser.js';
+import { ADMIN_TOKEN, HAVE_CHROMIUM, launchBrowser, rememberForAdmin, screenshot, startStudioServer, writeDocumentForAdmin, type StudioServer } from './browser.js';
 
 // The studio as a user meets it: signed in from the console's link, chatting with the council
 // while its delegation tree fills in, cancelling a turn that would never end, answering a question.
@@ -14,6 +14,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     server = await startStudioServer();
     browser = await launchBrowser();
     page = await browser.newPage();
+    // Under the test's own timeout, so a failure names the element that never showed.
+    page.setDefaultTimeout(10_000);
   }, 60_000);
 
   afterAll(async () => {
@@ -115,5 +117,29 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await page.locator('.list li', { hasText: 'aisle seat' }).click();
     await page.locator('.chain', { hasText: 'Replaced: The user prefers a window seat.' }).waitFor();
     await screenshot(page, 'memory');
+  });
+
+  it('renders a memory document, saves an edit as a new revision, shows its diff and rolls it back', async () => {
+    await writeDocumentForAdmin(server, 'notes', 'trips/lisbon.md', '# Lisbon\n\nThe offsite is in **May**.\n');
+    await page.goto(`${server.url}/#/memory`);
+    // The page was open already (the last test): a reload lists the document written since.
+    await page.reload();
+    await page.getByLabel('Silo').selectOption('concierge');
+    await page.locator('[data-document="notes/trips/lisbon.md"]').click();
+    await page.locator('.document .markdown h1', { hasText: 'Lisbon' }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Document').fill('# Lisbon\n\nThe offsite is in **June**.\n');
+    await page.getByRole('button', { name: 'Save revision' }).click();
+
+    await page.locator('.document .markdown strong', { hasText: 'June' }).waitFor();
+    await expect.poll(() => page.locator('.history tr').count()).toBe(2);
+    await page.locator('.history tr', { hasText: 'edited in the studio' }).getByRole('button', { name: 'Diff' }).click();
+    await page.locator('.diff .diff-add', { hasText: 'June' }).waitFor();
+    await screenshot(page, 'document');
+
+    await page.locator('.history tr', { hasText: 'seeded by the test' }).getByRole('button', { name: 'Roll back to this' }).click();
+    await page.locator('.document .markdown strong', { hasText: 'May' }).waitFor();
+    await expect.poll(() => page.locator('.history tr').count()).toBe(3);
   });
 });

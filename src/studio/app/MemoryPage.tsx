@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { encodeId, getJson, sendJson } from './api.js';
+import { DocumentsPanel } from './DocumentsPanel.js';
 import { when } from './format.js';
 
 // Memory: the caller's silos (GET /memory), each silo's facts with their status, a fact's
-// supersession chain, and editing (stored as a correction) or deleting a fact.
+// supersession chain, and editing (stored as a correction) or deleting a fact; then its documents.
 
 interface Silo {
   syndicate: string;
@@ -109,37 +110,40 @@ export function MemoryPage() {
   if (error) return <p class="failure">Memory could not be read: {error}</p>;
   if (silos?.length === 0) return <p class="muted">No served syndicate keeps long-term memory (memory_system: long-term).</p>;
   return (
-    <div class="split">
-      <section class="card">
-        <label>
-          Silo{' '}
-          <select value={syndicate} onChange={(event) => setSyndicate((event.target as HTMLSelectElement).value)}>
-            {silos?.map((silo) => (
-              <option value={silo.syndicate} key={silo.syndicate}>
-                {silo.name} ({silo.active} active of {silo.facts})
-              </option>
+    <div>
+      <div class="split">
+        <section class="card">
+          <label>
+            Silo{' '}
+            <select value={syndicate} onChange={(event) => setSyndicate((event.target as HTMLSelectElement).value)}>
+              {silos?.map((silo) => (
+                <option value={silo.syndicate} key={silo.syndicate}>
+                  {silo.name} ({silo.active} active of {silo.facts})
+                </option>
+              ))}
+            </select>
+          </label>
+          <ul class="list">
+            {facts?.map((fact) => (
+              <li key={fact.id} class={fact.id === open?.id ? 'selected' : ''} onClick={() => setOpen(fact)}>
+                <span class="badge">{fact.status}</span> {fact.text} <span class="muted">{when(fact.createdAt)}</span>
+              </li>
             ))}
-          </select>
-        </label>
-        <ul class="list">
-          {facts?.map((fact) => (
-            <li key={fact.id} class={fact.id === open?.id ? 'selected' : ''} onClick={() => setOpen(fact)}>
-              <span class="badge">{fact.status}</span> {fact.text} <span class="muted">{when(fact.createdAt)}</span>
-            </li>
-          ))}
-        </ul>
-        {facts?.length === 0 && <p class="muted">No facts in this silo yet.</p>}
-      </section>
-      {open && syndicate && (
-        <FactDetail
-          syndicate={syndicate}
-          fact={open}
-          onChanged={() => {
-            setOpen(undefined);
-            loadFacts();
-          }}
-        />
-      )}
+          </ul>
+          {facts?.length === 0 && <p class="muted">No facts in this silo yet.</p>}
+        </section>
+        {open && syndicate && (
+          <FactDetail
+            syndicate={syndicate}
+            fact={open}
+            onChanged={() => {
+              setOpen(undefined);
+              loadFacts();
+            }}
+          />
+        )}
+      </div>
+      {syndicate && <DocumentsPanel syndicate={syndicate} />}
     </div>
   );
 }
