@@ -103,6 +103,20 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     expect(await page.locator('[data-syndicate="council"] td').nth(3).innerText()).toContain('ok');
   });
 
+  it('creates an API key in the settings, shows its secret once, and revokes it', async () => {
+    await page.goto(`${server.url}/#/settings`);
+    await page.locator('[data-user="admin"]').waitFor();
+
+    await page.getByLabel('New key name').fill('laptop');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.locator('[data-secret] code').innerText()).trim();
+    await page.locator('[data-key="laptop"]').getByRole('button', { name: 'Revoke' }).click();
+
+    await page.locator('[data-key="laptop"]', { hasText: 'revoked' }).waitFor();
+    expect(secret).not.toBe('');
+    expect((await fetch(`${server.url}/api/v1/syndicates`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
+  });
+
   it('edits a remembered fact: the edit holds, the old version is kept superseded in its chain', async () => {
     await rememberForAdmin(server, 'The user prefers a window seat.', ['seat']);
     await page.goto(`${server.url}/#/memory`);

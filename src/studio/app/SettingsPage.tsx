@@ -1,9 +1,19 @@
+import { AccessPanel } from './AccessPanel.js';
 import type { SyndicateSummary } from './syndicates.js';
 
 // Settings: the syndicates this server loaded, with their files' warnings and errors (an invalid
-// edit keeps the previous version running; its error names the file, line and column).
+// edit keeps the previous version running; its error names the file, line and column), users and keys.
 
 export function SettingsPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
+  return (
+    <div>
+      <Syndicates syndicates={syndicates} />
+      <AccessPanel />
+    </div>
+  );
+}
+
+function Syndicates({ syndicates }: { syndicates: SyndicateSummary[] }) {
   return (
     <section class="card">
       <h2>Syndicates</h2>
