@@ -156,4 +156,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await page.locator('.document .markdown strong', { hasText: 'May' }).waitFor();
     await expect.poll(() => page.locator('.history tr').count()).toBe(3);
   });
+
+  it('says a used or wrong sign-in link is not valid, and offers the form', async () => {
+    const fresh = await browser.newPage();
+    await fresh.goto(`${server.url}/#sign-in=not-a-token-this-server-gave-out`);
+
+    await fresh.getByRole('alert').filter({ hasText: 'not valid' }).waitFor();
+    expect(await fresh.getByLabel('Sign-in token or API key').isVisible()).toBe(true);
+    await fresh.close();
+  });
 });

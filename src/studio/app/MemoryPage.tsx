@@ -37,9 +37,8 @@ function FactDetail({ syndicate, fact, onChanged }: { syndicate: string; fact: F
   const [error, setError] = useState<string>();
   const path = `/memory/${encodeId(syndicate)}/facts/${encodeId(fact.id)}`;
   useEffect(() => {
-    setText(fact.text);
     getJson<{ chain: Chain }>(path).then((answer) => setChain(answer.chain), (failure: Error) => setError(failure.message));
-  }, [path, fact.text]);
+  }, [path]);
   const act = (work: Promise<unknown>) => work.then(onChanged, (failure: Error) => setError(failure.message));
   return (
     <div class="card" data-fact={fact.id}>
@@ -134,6 +133,7 @@ export function MemoryPage() {
         </section>
         {open && syndicate && (
           <FactDetail
+            key={open.id}
             syndicate={syndicate}
             fact={open}
             onChanged={() => {

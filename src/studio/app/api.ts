@@ -2,18 +2,16 @@ import { EventSourceParserStream } from 'eventsource-parser/stream';
 import type { TurnEvent } from '../../core/events.js';
 
 // The studio's one way to the server: same-origin fetches under /api/v1, the sign-in's CSRF
-// token on every write (the session cookie rides along by itself), RFC 9457 problems turned
-// into errors that say what the server said.
+// token on every write (the HttpOnly session cookie rides along by itself), RFC 9457 problems
+// turned into errors that say what the server said.
 
 export const API = '/api/v1';
 
-/** How requests prove who sends them: the sign-in's cookie with its CSRF token, or an API key. */
-export type Credentials = { kind: 'cookie'; csrfToken: string } | { kind: 'key'; key: string };
+let csrfToken: string | undefined;
 
-let credentials: Credentials | undefined;
-
-export function useCredentials(next: Credentials | undefined): void {
-  credentials = next;
+/** The sign-in's CSRF token, sent on every write; undefined once signed out. */
+export function useCsrfToken(token: string | undefined): void {
+  csrfToken = token;
 }
 
 export class ApiError extends Error {
@@ -28,8 +26,7 @@ export class ApiError extends Error {
 function headersFor(method: string, body: unknown): Record<string, string> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
-  if (credentials?.kind === 'key') headers.authorization = `Bearer ${credentials.key}`;
-  if (credentials?.kind === 'cookie' && method !== 'GET') headers['x-csrf-token'] = credentials.csrfToken;
+  if (csrfToken !== undefined && method !== 'GET') headers['x-csrf-token'] = csrfToken;
   return headers;
 }
 
