@@ -17,3 +17,13 @@ export async function withExistingStore<T>(db: string | undefined, use: (store: 
     await platform.close();
   }
 }
+
+/** Runs `use` with the store, creating it when it does not exist yet (writing commands). */
+export async function withStore<T>(db: string | undefined, use: (store: Store, storeName: string) => Promise<T>): Promise<T> {
+  const platform = await openPlatform(db);
+  try {
+    return await use(await platform.store(), platform.storeName);
+  } finally {
+    await platform.close();
+  }
+}

@@ -6,6 +6,7 @@ import { addMemoryCommand } from './memoryCommand.js';
 import { DB_HELP, DB_OPTION } from './storeOption.js';
 import type { AddTaskOptions, ListTasksOptions, RunsOptions, TasksOptions } from './tasksCommand.js';
 import type { ServeOptions } from './serveCommand.js';
+import type { KeysCreateOptions, KeysListOptions, UsersAddOptions, UsersOptions } from './usersCommand.js';
 import { PACKAGE_ROOT } from './resolveSyndicateFile.js';
 import type { BindingOptions, DbOptions, McpCommandOptions, McpDemoOptions, PruneSessionsOptions, ServeA2aOptions, SessionsOptions, TurnCommandOptions, UsageOptions } from './options.js';
 
@@ -227,6 +228,83 @@ export function buildProgram(): Command {
     .action(async (taskId: string | undefined, options: RunsOptions) => {
       const { listRuns } = await import('./tasksCommand.js');
       process.exitCode = await listRuns(taskId, options);
+    });
+
+  const users = program
+    .command('users')
+    .summary("add, list and remove the server's users")
+    .description("Add, list and remove the users of `syndicate serve` (roles: admin everything, member their own sessions and memory, viewer read only), straight in the store.")
+    .addHelpText('after', EXIT_CODES_HELP);
+  users
+    .command('add')
+    .summary('add a user')
+    .argument('<id>', "the user's id: 1-64 letters, digits, '.', '_' or '-'")
+    .option('--role <role>', 'admin (everything), member (their own sessions and memory) or viewer (read only)', 'member')
+    .option(DB_OPTION, DB_HELP)
+    .option('--json', 'print the user as JSON')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (id: string, options: UsersAddOptions) => {
+      const { usersAdd } = await import('./usersCommand.js');
+      process.exitCode = await usersAdd(id, options);
+    });
+  users
+    .command('list')
+    .summary('list the users')
+    .option(DB_OPTION, DB_HELP)
+    .option('--json', 'print the users as a JSON array')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (options: UsersOptions) => {
+      const { usersList } = await import('./usersCommand.js');
+      process.exitCode = await usersList(options);
+    });
+  users
+    .command('remove')
+    .summary('remove a user with their keys and sign-ins')
+    .argument('<id>', "the user's id")
+    .option(DB_OPTION, DB_HELP)
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (id: string, options: UsersOptions) => {
+      const { usersRemove } = await import('./usersCommand.js');
+      process.exitCode = await usersRemove(id, options);
+    });
+
+  const keys = program
+    .command('keys')
+    .summary("create, list and revoke the server's API keys")
+    .description('Create, list and revoke API keys for `syndicate serve` (Authorization: Bearer <key> on the API, A2A and MCP), straight in the store. A key is shown once, at creation.')
+    .addHelpText('after', EXIT_CODES_HELP);
+  keys
+    .command('create')
+    .summary('create an API key for a user (printed once)')
+    .requiredOption('--user <id>', 'whose key')
+    .option('--name <name>', 'what the key is for', 'cli')
+    .option(DB_OPTION, DB_HELP)
+    .option('--json', 'print the key and its record as JSON')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (options: KeysCreateOptions) => {
+      const { keysCreate } = await import('./usersCommand.js');
+      process.exitCode = await keysCreate(options);
+    });
+  keys
+    .command('list')
+    .summary('list API keys (never their secrets)')
+    .option('--user <id>', "only this user's keys")
+    .option(DB_OPTION, DB_HELP)
+    .option('--json', 'print the keys as a JSON array')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (options: KeysListOptions) => {
+      const { keysList } = await import('./usersCommand.js');
+      process.exitCode = await keysList(options);
+    });
+  keys
+    .command('revoke')
+    .summary('revoke an API key: it is refused from then on')
+    .argument('<id>', 'the key id (syndicate keys list)')
+    .option(DB_OPTION, DB_HELP)
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (id: string, options: UsersOptions) => {
+      const { keysRevoke } = await import('./usersCommand.js');
+      process.exitCode = await keysRevoke(id, options);
     });
 
   const db = program

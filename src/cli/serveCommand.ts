@@ -1,15 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseDuration } from '../config/duration.js';
-import { presentedToken, tokenMatches } from '../mcp/http/bearerToken.js';
 import type { Platform } from '../platform/createPlatform.js';
 import { loadSyndicates, type WatchedSyndicateRegistry } from '../server/app/syndicateRegistry.js';
 import { startServerDreams } from '../server/app/serverDreams.js';
 import { startServer, type StartServerOptions } from '../server/app/startServer.js';
-import type { AuthService } from '../server/context.js';
+import { createAuth } from '../server/auth/createAuth.js';
 import { memoryRoutes } from '../server/memory/memoryRoutes.js';
 import { createTurnService } from '../server/turns/turnService.js';
-import { problem } from '../server/http/problem.js';
+import { serveStudio } from '../server/app/serveStudio.js';
 import { loadPrices } from '../telemetry/ledger/loadPrices.js';
 import { isOffline } from './compileTarget.js';
 import { ExitCode } from './exitCodes.js';
@@ -45,26 +44,22 @@ export function defaultServePaths(cwd: string = process.cwd()): string[] {
   return [...(existsSync(local) ? [local] : []), join(PACKAGE_ROOT, 'examples')];
 }
 
-/** The admin's API key from SYNDICATE_ADMIN_TOKEN, until src/server/auth's createAuth replaces it. */
-function adminTokenAuth(token: string | undefined): AuthService {
-  return {
-    routes: [],
-    async authenticate(req) {
-      const presented = presentedToken(req.headers.authorization ?? null);
-      if (token !== undefined && presented !== undefined && tokenMatches(presented, token)) return { userId: 'admin', role: 'admin', via: 'key' };
-      return problem(401, 'send Authorization: Bearer <an API key> (the admin key is SYNDICATE_ADMIN_TOKEN)');
-    },
-  };
-}
+/** Where `npm run build` puts the bundled studio (scripts/bundle-studio.mjs). */
+const STUDIO_DIR = join(PACKAGE_ROOT, 'dist', 'studio');
 
-type ServerParts = Pick<StartServerOptions, 'auth' | 'turns' | 'routes' | 'studio' | 'adminConfigured'>;
+interface ServerParts extends Pick<StartServerOptions, 'auth' | 'turns' | 'routes' | 'studio' | 'adminConfigured'> {
+  /** Once listening: the first start's one-time sign-in token for the console's link (see createAuth). */
+  firstStartSignIn(): Promise<string | undefined>;
+}
 
 /** The server's parts, each given the one context they share. */
 export async function serverParts(platform: Platform, syndicates: WatchedSyndicateRegistry, env: NodeJS.ProcessEnv, warn: (message: string) => void): Promise<ServerParts> {
-  const adminToken = env.SYNDICATE_ADMIN_TOKEN || undefined;
-  const auth = adminTokenAuth(adminToken);
+  const store = await platform.store();
+  const auth = await createAuth({ users: store.users, adminToken: env.SYNDICATE_ADMIN_TOKEN || undefined, secureCookies: (env.PUBLIC_URL ?? '').startsWith('https:') });
   const context = { platform, syndicates, authenticate: auth.authenticate, warn };
-  return { auth, turns: await createTurnService(context), routes: [...memoryRoutes(context)], studio: undefined, adminConfigured: adminToken !== undefined };
+  const studio = serveStudio(STUDIO_DIR);
+  if (!studio) warn(`warning: the studio is not served: ${STUDIO_DIR} has no build (run npm run build)`);
+  return { auth, turns: await createTurnService(context), routes: [...memoryRoutes(context)], studio, adminConfigured: auth.adminConfigured, firstStartSignIn: () => auth.firstStartSignIn() };
 }
 
 /** `version` is the package's (A2A cards, MCP serverInfo, the OpenAPI document). */
@@ -84,12 +79,17 @@ export async function serveCommand(paths: string[], options: ServeOptions, versi
     }
     const parts = await serverParts(platform, syndicates, env, warn);
     const pricesFile = env.SYNDICATE_PRICES || undefined;
-    const server = await startServer({ ...parts, platform, syndicates, host: options.host, port, version, prices: loadPrices(pricesFile && resolve(pricesFile)), warn, publicUrl: env.PUBLIC_URL || undefined });
+    const { firstStartSignIn, ...started } = parts;
+    const server = await startServer({ ...started, platform, syndicates, host: options.host, port, version, prices: loadPrices(pricesFile && resolve(pricesFile)), warn, publicUrl: env.PUBLIC_URL || undefined });
     const dreams = await startServerDreams({ platform, syndicates, warn });
     const scheduler = await startSchedules(platform, syndicates, parts.turns, warn);
     const loaded = syndicates.list();
     process.stdout.write(`Syndicate server at ${server.url} (${loaded.length} syndicate${loaded.length === 1 ? '' : 's'}: ${loaded.map((entry) => entry.id).join(', ')})\n`);
     process.stdout.write(`  Studio:  ${server.url}/\n  API:     ${server.url}/api/v1 (OpenAPI at /api/v1/openapi.json)\n  A2A:     ${server.url}/a2a/<id>/\n  MCP:     ${server.url}/mcp\n`);
+    const signInToken = await firstStartSignIn();
+    if (signInToken !== undefined) {
+      process.stdout.write(`Sign in: ${server.url}/#sign-in=${signInToken}\n  (the admin's one-time link, valid for 24 hours; later, \`syndicate keys create --user admin\` makes the admin a key)\n`);
+    }
     await stopped(false);
     process.stderr.write(`Stopping: letting running turns finish (up to ${options.grace})...\n`);
     // A dream still running is cancelled (recorded failed): the next dream of its silo covers its sessions too.

@@ -53,6 +53,22 @@ describe('syndicate serve', () => {
     expect((await live.result).code).toBe(0);
   });
 
+  it('on first start prints a one-time sign-in link for the admin, which signs in once', async () => {
+    let stdout = '';
+    live = startCli(['serve', '--offline', '--port', '0'], { home: home.path });
+    live.child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+    await live.waitForStdout('valid for 24 hours');
+    const link = /Sign in: (http:\/\/\S+)\/#sign-in=(\S+)/.exec(stdout);
+    expect(link?.[1]).toBe(urlIn(stdout));
+    const signIn = () => fetch(`${link![1]}/api/v1/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: link![2] }) });
+    const first = await signIn();
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { user: { role: string } }).user.role).toBe('admin');
+    expect((await signIn()).status).toBe(401);
+    live.child.kill('SIGTERM');
+    expect((await live.result).code).toBe(0);
+  });
+
   it('streams a council turn offline: both delegations end and the answer arrives', async () => {
     let stdout = '';
     live = startCli(['serve', '--offline', '--port', '0'], { home: home.path, env: { SYNDICATE_ADMIN_TOKEN: 'a-long-admin-token-for-tests' } });

@@ -49,24 +49,26 @@ export interface TestServer {
   api(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
 }
 
-export interface TestServerParts {
+export interface TestServerOptions {
+  /** The real auth service, built on the server's platform; tokenAuth() by default. */
+  auth?: (platform: Platform) => Promise<AuthService>;
   /** More routes, built as serverParts builds them from the server's context. */
   routes?: (context: ServerContext) => AnyRoute[];
 }
 
-export async function startTestServer(examples: string[] = ['council.yaml', 'triage.yaml'], parts: TestServerParts = {}): Promise<TestServer> {
+export async function startTestServer(examples: string[] = ['council.yaml', 'triage.yaml'], options: TestServerOptions = {}): Promise<TestServer> {
   const folder = scratchDir('server');
   for (const name of examples) copyFileSync(join(EXAMPLES, name), join(folder, name));
   const platform = await createPlatform({ store: join(folder, 'syndicate.db'), env: {} });
   const warnings: string[] = [];
   const warn = (message: string) => void warnings.push(message);
   const registry = loadSyndicates([folder], { platform, warn, offline: true, debounceMs: 20 });
-  const auth = tokenAuth();
+  const auth = options.auth ? await options.auth(platform) : tokenAuth();
   const server = await startServer({
     platform,
     syndicates: registry,
     auth,
-    routes: parts.routes?.({ platform, syndicates: registry, authenticate: auth.authenticate, warn }),
+    routes: options.routes?.({ platform, syndicates: registry, authenticate: auth.authenticate, warn }),
     turns: idleTurns(),
     host: '127.0.0.1',
     port: 0,

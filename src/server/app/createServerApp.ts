@@ -11,6 +11,7 @@ import { sharedMemoryTools } from '../../memory/sharedMemoryTools.js';
 import type { Platform } from '../../platform/createPlatform.js';
 import type { Store } from '../../store/store.js';
 import type { PriceTable } from '../../telemetry/ledger/prices.js';
+import { hasRole } from '../caller.js';
 import type { AuthService, SyndicateRegistry, TurnService } from '../context.js';
 import { openApiDocument } from '../http/openApi.js';
 import { problem, sendProblem, type Problem } from '../http/problem.js';
@@ -68,6 +69,8 @@ function faceCaller(auth: AuthService): AuthenticateCaller {
   return async (req) => {
     const who = await auth.authenticate(req);
     if (isProblem(who)) return { status: who.status === 403 ? 403 : 401, message: who.detail ?? who.title };
+    // Both faces run turns and write memory: a viewer is read only everywhere.
+    if (!hasRole(who, 'member')) return { status: 403, message: 'a viewer is read only, and A2A and MCP run turns: ask an admin for the member role' };
     const caller: Caller = { principal: 'client', userId: who.userId };
     return caller;
   };

@@ -1,0 +1,118 @@
+import { useState } from 'preact/hooks';
+import { reduceTree, type TurnTree } from '../tree/delegationTree.js';
+import { encodeId, readTurnStream, request, sendJson, type StreamedEvent } from './api.js';
+import { Conversation } from './Conversation.js';
+import { callCost } from './format.js';
+import { useAgentKinds, type SyndicateSummary } from './syndicates.js';
+import { TreeView } from './TreeView.js';
+
+// Chat: pick a syndicate, send a message (POST /turns, Syndicate's own SSE stream), watch the
+// answer and the delegation tree grow, cancel, and answer an ask_user question in place.
+
+/** Folds one streamed event into the session's turns: a new turn id starts a new tree. */
+export function withEvent(turns: TurnTree[], event: StreamedEvent, options: Parameters<typeof reduceTree>[2]): TurnTree[] {
+  const last = turns.at(-1);
+  if (last?.turnId === event.turnId) return [...turns.slice(0, -1), reduceTree(last, event, options)];
+  return [...turns, reduceTree(undefined, event, options)];
+}
+
+export function ChatPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
+  const usable = syndicates.filter((entry) => entry.agents.length > 0);
+  const [syndicate, setSyndicate] = useState(usable[0]?.id);
+  const [sessionId, setSessionId] = useState<string>();
+  const [turns, setTurns] = useState<TurnTree[]>([]);
+  const [selected, setSelected] = useState(-1);
+  const [running, setRunning] = useState(false);
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string>();
+  const kinds = useAgentKinds(syndicate);
+  const last = turns.at(-1);
+  const waiting = last?.status === 'input-required';
+
+  async function send(message: string) {
+    if (!syndicate || !message.trim()) return;
+    setError(undefined);
+    setRunning(true);
+    setDraft('');
+    setSelected(-1);
+    try {
+      const response = await request('POST', '/turns', { syndicate, message, ...(sessionId ? { sessionId } : {}) });
+      setSessionId(response.headers.get('x-session-id') ?? sessionId);
+      await readTurnStream(response, (event) => setTurns((current) => withEvent(current, event, { kinds, costOf: callCost })));
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setRunning(false);
+    }
+  }
+
+  async function cancel() {
+    if (!sessionId) return;
+    await sendJson('POST', `/sessions/${encodeId(sessionId)}/cancel`).catch((failure: Error) => setError(failure.message));
+  }
+
+  function newSession(id: string | undefined) {
+    setSyndicate(id);
+    setSessionId(undefined);
+    setTurns([]);
+    setSelected(-1);
+  }
+
+  const shown = turns[selected] ?? last;
+  return (
+    <div class="chat">
+      <section class="conversation-pane">
+        <header class="toolbar">
+          <label>
+            Syndicate{' '}
+            <select value={syndicate} onChange={(event) => newSession((event.target as HTMLSelectElement).value)} disabled={running}>
+              {usable.map((entry) => (
+                <option value={entry.id} key={entry.id}>
+                  {entry.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" onClick={() => newSession(syndicate)} disabled={running || turns.length === 0}>
+            New session
+          </button>
+          {sessionId && <span class="muted session-id">{sessionId}</span>}
+        </header>
+        {usable.length === 0 && <p class="failure">No syndicate loads: see Settings for their errors.</p>}
+        <Conversation turns={turns} selected={selected === -1 ? turns.length - 1 : selected} onSelect={setSelected} />
+        {error && <p class="failure" role="alert">{error}</p>}
+        <form
+          class="composer"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void send(draft);
+          }}
+        >
+          <textarea
+            aria-label={waiting ? 'Your answer' : 'Message'}
+            placeholder={waiting ? `Answer: ${last?.output ?? ''}` : 'Message'}
+            value={draft}
+            onInput={(event) => setDraft((event.target as HTMLTextAreaElement).value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && !event.shiftKey) {
+                event.preventDefault();
+                void send(draft);
+              }
+            }}
+            disabled={running}
+          />
+          {running ? (
+            <button type="button" onClick={() => void cancel()}>
+              Cancel
+            </button>
+          ) : (
+            <button type="submit" disabled={!draft.trim() || !syndicate}>
+              {waiting ? 'Answer' : 'Send'}
+            </button>
+          )}
+        </form>
+      </section>
+      <aside class="tree-pane">{shown ? <TreeView tree={shown} /> : <p class="muted">The delegation tree of a turn shows here.</p>}</aside>
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import { useEffect, useState } from 'preact/hooks';
+import { foldTurns, type TurnTree } from '../tree/delegationTree.js';
+import { encodeId, getJson, sendJson, type StreamedEvent } from './api.js';
+import { Conversation } from './Conversation.js';
+import { callCost, when } from './format.js';
+import { useAgentKinds, type SyndicateSummary } from './syndicates.js';
+import { TreeView } from './TreeView.js';
+
+// Sessions: the stored ones (GET /sessions), a transcript replayed through the same tree as a
+// live turn, delete, and fork at a turn (a new session holding the events up to its end).
+
+interface SessionRow {
+  id: string;
+  syndicate: string;
+  createdAt: number;
+  updatedAt: number;
+  eventCount: number;
+}
+
+interface Transcript {
+  turns: TurnTree[];
+  /** The seq of each turn's last event: where a fork at that turn ends. */
+  lastSeqs: number[];
+}
+
+function transcriptOf(events: Array<{ seq: number; event: StreamedEvent }>, options: Parameters<typeof foldTurns>[1]): Transcript {
+  const turns = foldTurns(
+    events.map((stored) => stored.event),
+    options,
+  );
+  const lastSeq = new Map(events.map((stored) => [stored.event.turnId, stored.seq]));
+  return { turns, lastSeqs: turns.map((turn) => lastSeq.get(turn.turnId) ?? 0) };
+}
+
+export function SessionsPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
+  const [sessions, setSessions] = useState<SessionRow[]>();
+  const [open, setOpen] = useState<SessionRow>();
+  const [transcript, setTranscript] = useState<Transcript>();
+  const [selected, setSelected] = useState(0);
+  const [error, setError] = useState<string>();
+  const kinds = useAgentKinds(syndicates.find((entry) => entry.name === open?.syndicate)?.id);
+
+  const refresh = () => getJson<{ sessions: SessionRow[] }>('/sessions?limit=100').then((page) => setSessions(page.sessions), (failure: Error) => setError(failure.message));
+  useEffect(() => void refresh(), []);
+  useEffect(() => {
+    if (!open) return;
+    getJson<{ events: Array<{ seq: number; event: StreamedEvent }> }>(`/sessions/${encodeId(open.id)}/events?limit=10000`).then(
+      (answer) => {
+        setTranscript(transcriptOf(answer.events, { kinds, costOf: callCost }));
+        setSelected(0);
+      },
+      (failure: Error) => setError(failure.message),
+    );
+  }, [open, kinds]);
+
+  async function remove(session: SessionRow) {
+    if (!window.confirm(`Delete session ${session.id} and its transcript? Its usage stays in the ledger.`)) return;
+    await sendJson('DELETE', `/sessions/${encodeId(session.id)}`).catch((failure: Error) => setError(failure.message));
+    setOpen(undefined);
+    setTranscript(undefined);
+    await refresh();
+  }
+
+  async function fork(session: SessionRow, atSeq: number) {
+    const answer = await sendJson<{ session: SessionRow }>('POST', `/sessions/${encodeId(session.id)}/fork`, { atSeq }).catch((failure: Error) => void setError(failure.message));
+    if (!answer) return;
+    await refresh();
+    setOpen(answer.session);
+  }
+
+  return (
+    <div class="split">
+      <section class="card">
+        <h2>Sessions</h2>
+        {error && <p class="failure" role="alert">{error}</p>}
+        {sessions?.length === 0 && <p class="muted">No sessions yet: start one in Chat.</p>}
+        <ul class="list">
+          {sessions?.map((session) => (
+            <li key={session.id} class={session.id === open?.id ? 'selected' : ''} data-session={session.id} onClick={() => setOpen(session)}>
+              <strong>{session.syndicate}</strong> <span class="muted">{when(session.updatedAt)}</span>
+              <div class="muted session-id">
+                {session.id} · {session.eventCount} events
+              </div>
+            </li>
+          ))}
+        </ul>
+      </section>
+      {open && transcript && (
+        <section class="card transcript">
+          <header class="toolbar">
+            <h2>{open.syndicate}</h2>
+            <span class="muted session-id">{open.id}</span>
+            <button type="button" onClick={() => void remove(open)}>
+              Delete
+            </button>
+            {transcript.turns[selected] && (
+              <button type="button" onClick={() => void fork(open, transcript.lastSeqs[selected]!)}>
+                Fork after this turn
+              </button>
+            )}
+          </header>
+          <Conversation turns={transcript.turns} selected={selected} onSelect={setSelected} />
+          {transcript.turns[selected] && <TreeView tree={transcript.turns[selected]} />}
+        </section>
+      )}
+    </div>
+  );
+}

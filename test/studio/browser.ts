@@ -1,0 +1,100 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { REPO_ROOT, startCli, type LiveCli } from '../cli/cli.js';
+import { IN_CI } from '../inCi.js';
+import { scratchDir } from '../support/scratchDir.js';
+
+// The studio in a real browser: Debian's Chromium driven by playwright-core (which cannot
+// download a browser here), against a real `syndicate serve` process on 127.0.0.1.
+
+export const CHROMIUM = '/usr/bin/chromium';
+/** Without Chromium the browser tests skip on a developer's machine; CI installs it (.ci/run), and there they fail. */
+export const HAVE_CHROMIUM = existsSync(CHROMIUM) || IN_CI;
+
+export const ADMIN_TOKEN = 'a-long-admin-token-for-the-studio-tests';
+export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts', 'studio');
+
+// DESIGN.md's flags: nothing runs in the background or reaches the network on its own.
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export function launchBrowser(): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(scratchDir('chromium-profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 860 } });
+}
+
+/** A syndicate that waits as long as asked (an MCP tool that never answers) and asks the user a question. */
+function waitingRoom(folder: string): string {
+  const file = join(folder, 'waiting-room.yaml');
+  const server = join(REPO_ROOT, 'test', 'tools', 'mcp', 'fixtures', 'flakyServer.mjs');
+  writeFileSync(
+    file,
+    `syndicate_name: "Waiting Room"
+memory_system: "session-only"
+orchestrator:
+  name: "Receptionist"
+  model: "scripted"
+  instruction: "Wait when asked to; ask which city an offsite is in."
+  tools: [ask_user]
+  mcp_servers:
+    - { name: flaky, transport: stdio, command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(server)}] }
+  script:
+    - { match: "wait", tool_calls: [{ tool: flaky_hang, args: {} }], repeat: true }
+    - { match: "offsite", tool_calls: [{ tool: ask_user, args: { question: "Which city should the offsite be in?" } }], repeat: true }
+    - { match: "lisbon", reply: "Lisbon booked.", repeat: true }
+`,
+  );
+  return file;
+}
+
+export interface StudioServer {
+  url: string;
+  live: LiveCli;
+  stop(): Promise<void>;
+}
+
+/** `syndicate serve --offline` on port 0 with the bundled examples and the waiting room, the admin token set. */
+export async function startStudioServer(): Promise<StudioServer> {
+  const home = scratchDir('studio-home');
+  let stdout = '';
+  const live = startCli(['serve', '--offline', '--port', '0', join(REPO_ROOT, 'examples'), waitingRoom(home)], { home, env: { SYNDICATE_ADMIN_TOKEN: ADMIN_TOKEN } });
+  live.child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+  await live.waitForStdout('MCP:');
+  const url = /Syndicate server at (http:\/\/\S+)/.exec(stdout)?.[1];
+  if (!url) throw new Error(`serve printed no URL: ${stdout}`);
+  return {
+    url,
+    live,
+    async stop() {
+      if (live.child.exitCode === null) live.child.kill('SIGKILL');
+      await live.result;
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Stores a fact in the admin's silo of the concierge through the server's MCP face (its `remember` tool). */
+export async function rememberForAdmin(server: StudioServer, text: string, keys: string[]): Promise<void> {
+  const client = new Client({ name: 'studio-test', version: '0.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } } }));
+  try {
+    const result = await client.callTool({ name: 'concierge_remember', arguments: { text, keys } });
+    if (result.isError) throw new Error(`remember failed: ${JSON.stringify(result.content)}`);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Writes a document into the admin's silo of the concierge over the API, as the admin's key. */
+export async function writeDocumentForAdmin(server: StudioServer, bundle: string, path: string, content: string): Promise<void> {
+  const response = await fetch(`${server.url}/api/v1/memory/concierge/documents/${bundle}/${encodeURIComponent(path)}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ content, reason: 'seeded by the test' }),
+  });
+  if (!response.ok) throw new Error(`writing ${bundle}/${path} answered ${response.status}: ${await response.text()}`);
+}

@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { ADMIN_TOKEN, HAVE_CHROMIUM, launchBrowser, rememberForAdmin, screenshot, startStudioServer, writeDocumentForAdmin, type StudioServer } from './browser.js';
+
+// The studio as a user meets it: signed in from the console's link, chatting with the council
+// while its delegation tree fills in, cancelling a turn that would never end, answering a question.
+
+let server: StudioServer;
+let browser: BrowserContext;
+let page: Page;
+
+describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
+  beforeAll(async () => {
+    server = await startStudioServer();
+    browser = await launchBrowser();
+    page = await browser.newPage();
+    // Under the test's own timeout, so a failure names the element that never showed.
+    page.setDefaultTimeout(10_000);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function send(syndicate: string, message: string): Promise<void> {
+    await page.goto(`${server.url}/#/chat`);
+    await page.getByLabel('Syndicate').selectOption(syndicate);
+    await page.getByLabel('Message').fill(message);
+    await page.getByRole('button', { name: 'Send' }).click();
+  }
+
+  it("signs in from the link's token and takes it out of the address bar", async () => {
+    await page.goto(`${server.url}/#sign-in=${ADMIN_TOKEN}`);
+
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(page.url()).not.toContain(ADMIN_TOKEN);
+    expect(await browser.cookies()).toContainEqual(expect.objectContaining({ name: 'syndicate_session', httpOnly: true, sameSite: 'Strict' }));
+    await screenshot(page, 'signed-in');
+  });
+
+  it("streams the council's answer, with both delegations completed in the tree", async () => {
+    await send('council', 'Should we adopt a four-day week?');
+
+    await page.locator('.node[data-agent="Advocate"][data-status="completed"]').waitFor();
+    await page.locator('.node[data-agent="Skeptic"][data-status="completed"]').waitFor();
+    await page.locator('.turn[data-status="completed"] .answer').waitFor();
+    expect((await page.locator('.turn .answer').innerText()).trim()).not.toBe('');
+    expect(await page.locator('.node[data-agent="Moderator"]').getAttribute('data-status')).toBe('completed');
+    await screenshot(page, 'council');
+  });
+
+  it('cancels a turn that is still running', async () => {
+    await send('waiting-room', 'Please wait');
+    await page.locator('.tool[data-tool="flaky_hang"][data-status="running"]').waitFor();
+
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.locator('.turn[data-status="cancelled"]').waitFor();
+    expect(await page.locator('.node[data-agent="Receptionist"]').getAttribute('data-status')).toBe('cancelled');
+    await screenshot(page, 'cancelled');
+  });
+
+  it('answers an ask_user question in place, in the same session', async () => {
+    await send('waiting-room', 'Plan the offsite');
+    await page.locator('.question', { hasText: 'Which city should the offsite be in?' }).waitFor();
+
+    await page.getByLabel('Your answer').fill('Lisbon');
+    await page.getByRole('button', { name: 'Answer' }).click();
+
+    await page.locator('.turn[data-status="completed"] .answer', { hasText: 'Lisbon booked.' }).waitFor();
+    expect(await page.locator('.turn').count()).toBe(2);
+    await screenshot(page, 'answered');
+  });
+
+  it("replays a stored session's transcript through the same tree, and forks it into a new session", async () => {
+    await page.goto(`${server.url}/#/sessions`);
+    await page.locator('.list li', { hasText: 'Council' }).first().click();
+
+    await page.locator('.transcript .node[data-agent="Advocate"][data-status="completed"]').waitFor();
+    await page.locator('.transcript .node[data-agent="Skeptic"][data-status="completed"]').waitFor();
+    const before = await page.locator('.list li').count();
+    await page.getByRole('button', { name: 'Fork after this turn' }).click();
+
+    await expect.poll(() => page.locator('.list li').count()).toBe(before + 1);
+    await page.locator('.transcript .turn[data-status="completed"]').waitFor();
+    await screenshot(page, 'session');
+  });
+
+  it('charts usage by day, agent and model with its cost', async () => {
+    await page.goto(`${server.url}/#/usage`);
+
+    await page.locator('[data-chart="By day"] canvas').waitFor();
+    await page.locator('[data-usage="agent"] td', { hasText: 'Advocate' }).waitFor();
+    await page.locator('[data-usage="model"] td', { hasText: 'scripted' }).waitFor();
+    await screenshot(page, 'usage');
+  });
+
+  it('lists the syndicates the server loaded in the settings', async () => {
+    await page.goto(`${server.url}/#/settings`);
+
+    await page.locator('[data-syndicate="waiting-room"]').waitFor();
+    expect(await page.locator('[data-syndicate="council"] td').nth(3).innerText()).toContain('ok');
+  });
+
+  it('creates an API key in the settings, shows its secret once, and revokes it', async () => {
+    await page.goto(`${server.url}/#/settings`);
+    await page.locator('[data-user="admin"]').waitFor();
+
+    await page.getByLabel('New key name').fill('laptop');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.locator('[data-secret] code').innerText()).trim();
+    await page.locator('[data-key="laptop"]').getByRole('button', { name: 'Revoke' }).click();
+
+    await page.locator('[data-key="laptop"]', { hasText: 'revoked' }).waitFor();
+    expect(secret).not.toBe('');
+    expect((await fetch(`${server.url}/api/v1/syndicates`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
+  });
+
+  it('edits a remembered fact: the edit holds, the old version is kept superseded in its chain', async () => {
+    await rememberForAdmin(server, 'The user prefers a window seat.', ['seat']);
+    await page.goto(`${server.url}/#/memory`);
+    await page.getByLabel('Silo').selectOption('concierge');
+    await page.locator('.list li', { hasText: 'window seat' }).click();
+
+    await page.getByLabel('Fact text').fill('The user prefers an aisle seat.');
+    await page.getByRole('button', { name: 'Save' }).click();
+
+    await page.locator('.list li', { hasText: 'aisle seat' }).filter({ hasText: 'active' }).waitFor();
+    await page.locator('.list li', { hasText: 'window seat' }).filter({ hasText: 'superseded' }).waitFor();
+    await page.locator('.list li', { hasText: 'aisle seat' }).click();
+    await page.locator('.chain', { hasText: 'Replaced: The user prefers a window seat.' }).waitFor();
+    await screenshot(page, 'memory');
+  });
+
+  it('renders a memory document, saves an edit as a new revision, shows its diff and rolls it back', async () => {
+    await writeDocumentForAdmin(server, 'notes', 'trips/lisbon.md', '# Lisbon\n\nThe offsite is in **May**.\n');
+    await page.goto(`${server.url}/#/memory`);
+    // The page was open already (the last test): a reload lists the document written since.
+    await page.reload();
+    await page.getByLabel('Silo').selectOption('concierge');
+    await page.locator('[data-document="notes/trips/lisbon.md"]').click();
+    await page.locator('.document .markdown h1', { hasText: 'Lisbon' }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Document').fill('# Lisbon\n\nThe offsite is in **June**.\n');
+    await page.getByRole('button', { name: 'Save revision' }).click();
+
+    await page.locator('.document .markdown strong', { hasText: 'June' }).waitFor();
+    await expect.poll(() => page.locator('.history tr').count()).toBe(2);
+    await page.locator('.history tr', { hasText: 'edited in the studio' }).getByRole('button', { name: 'Diff' }).click();
+    await page.locator('.diff .diff-add', { hasText: 'June' }).waitFor();
+    await screenshot(page, 'document');
+
+    await page.locator('.history tr', { hasText: 'seeded by the test' }).getByRole('button', { name: 'Roll back to this' }).click();
+    await page.locator('.document .markdown strong', { hasText: 'May' }).waitFor();
+    await expect.poll(() => page.locator('.history tr').count()).toBe(3);
+  });
+
+  it('says a used or wrong sign-in link is not valid, and offers the form', async () => {
+    const fresh = await browser.newPage();
+    await fresh.goto(`${server.url}/#sign-in=not-a-token-this-server-gave-out`);
+
+    await fresh.getByRole('alert').filter({ hasText: 'not valid' }).waitFor();
+    expect(await fresh.getByLabel('Sign-in token or API key').isVisible()).toBe(true);
+    await fresh.close();
+  });
+});
