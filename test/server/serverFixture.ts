@@ -1,6 +1,7 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Request } from 'express';
+import type { RateLimit } from '../../src/a2a/rateLimit.js';
 import { createPlatform, type Platform } from '../../src/platform/createPlatform.js';
 import type { ApiCaller } from '../../src/server/caller.js';
 import type { AuthService, TurnService } from '../../src/server/context.js';
@@ -51,6 +52,8 @@ export interface TestServer {
 export interface TestServerOptions {
   /** The real auth service, built on the server's platform; tokenAuth() by default. */
   auth?: (platform: Platform) => Promise<AuthService>;
+  /** /api/v1's limit per address and per API key; serve-a2a's default by default. */
+  rateLimit?: RateLimit;
 }
 
 export async function startTestServer(examples: string[] = ['council.yaml', 'triage.yaml'], options: TestServerOptions = {}): Promise<TestServer> {
@@ -64,6 +67,7 @@ export async function startTestServer(examples: string[] = ['council.yaml', 'tri
     platform,
     syndicates: registry,
     auth: options.auth ? await options.auth(platform) : tokenAuth(),
+    rateLimit: options.rateLimit,
     turns: idleTurns(),
     host: '127.0.0.1',
     port: 0,
