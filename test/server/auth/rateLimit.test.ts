@@ -65,3 +65,31 @@ describe('API rate limits', () => {
     expect((await get(await newKey(), '127.0.0.3')).status).toBe(429);
   });
 });
+
+describe('sign-in attempts', () => {
+  it('refuses an address over its sign-in attempts with a 429 and Retry-After', async () => {
+    const own = await startTestServer(['council.yaml'], {
+      auth: async (platform) => createAuth({ users: (await platform.store()).users, secureCookies: false, signInLimit: { perSecond: 0.001, burst: 2 } }),
+    });
+    const attempt = () => fetch(`${own.server.url}/api/v1/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'a-guess' }) });
+    try {
+      expect((await attempt()).status).toBe(401);
+      expect((await attempt()).status).toBe(401);
+      const refused = await attempt();
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await own.server.close({ graceMs: 0 });
+    }
+  });
+});
+
+describe('a non-loopback bind', () => {
+  it('is allowed once an admin is stored', async () => {
+    const later = await createAuth({ users, secureCookies: false });
+    await users.createUser({ id: 'root', role: 'admin', createdAt: Date.now() });
+    const after = await createAuth({ users, secureCookies: false });
+    expect(later.adminConfigured).toBe(false);
+    expect(after.adminConfigured).toBe(true);
+  });
+});
