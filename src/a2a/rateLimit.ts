@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Refuse } from './refusals.js';
 
 // Per-client rate limiting: a token bucket per client address. Refusals carry Retry-After, the
@@ -23,7 +23,17 @@ const MAX_TRACKED = 10_000;
 
 /** One set of buckets for every endpoint; each endpoint's guard refuses in its own error shape. */
 export interface RateLimiter {
-  guard(refuse: Refuse): RequestHandler;
+  /** Counts each request against the bucket `clientOf` names (the address by default); undefined counts nothing. */
+  guard(refuse: Refuse, clientOf?: (req: Request) => string | undefined): RequestHandler;
+  /** Takes a token of this client's bucket: undefined when it had one, else the seconds until the next. */
+  take(client: string): number | undefined;
+}
+
+/** The address a request counts against. */
+function addressOf(req: Request): string {
+  // req.ip is the socket's address, or X-Forwarded-For's client when the app trusts the proxy
+  // in front of it (its `trust proxy` setting): else every caller behind the proxy shares a bucket.
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
 export function createRateLimiter(limit: RateLimit, now: () => number = Date.now): RateLimiter {
@@ -33,7 +43,6 @@ export function createRateLimiter(limit: RateLimit, now: () => number = Date.now
     bucket.tokens = Math.min(limit.burst, bucket.tokens + ((time - bucket.at) / 1000) * limit.perSecond);
     bucket.at = time;
   };
-  /** Takes a token of this client's bucket: undefined when it had one, else the seconds until the next. */
   const take = (client: string): number | undefined => {
     const time = now();
     let bucket = buckets.get(client);
@@ -53,10 +62,10 @@ export function createRateLimiter(limit: RateLimit, now: () => number = Date.now
     return undefined;
   };
   return {
-    guard: (refuse) => (req, res, next) => {
-      // req.ip is the socket's address, or X-Forwarded-For's client when the app trusts the proxy
-      // in front of it (its `trust proxy` setting): else every caller behind the proxy shares a bucket.
-      const seconds = take(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    take,
+    guard: (refuse, clientOf = addressOf) => (req, res, next) => {
+      const client = clientOf(req);
+      const seconds = client === undefined ? undefined : take(client);
       if (seconds === undefined) return next();
       res.setHeader('Retry-After', String(seconds));
       refuse(req, res, 429, `Too many requests: at most ${limit.perSecond} per second (bursts of ${limit.burst}). Retry after ${seconds} s.`);

@@ -454,7 +454,7 @@ ${EXIT_CODES_HELP}`)
     .command('serve')
     .summary('serve syndicates over one HTTP API, with A2A, MCP and the web studio on the same port')
     .description(
-      'Serve every syndicate given (default: ./syndicates/ when it exists, and the bundled examples) on one port: the HTTP API at /api/v1, A2A at /a2a/<id>/, MCP at /mcp and the studio at /. A syndicate file changed on disk is used from the next turn; an invalid edit keeps the previous version and shows the error. SYNDICATE_ADMIN_TOKEN is the admin\'s API key; it is required with a non-loopback --host.',
+      'Serve every syndicate given (default: ./syndicates/ when it exists, and the bundled examples) on one port: the HTTP API at /api/v1, A2A at /a2a/<id>/, MCP at /mcp and the studio at /. A syndicate file changed on disk is used from the next turn; an invalid edit keeps the previous version and shows the error. On first start it makes the admin user and prints a one-time sign-in link; SYNDICATE_ADMIN_TOKEN instead sets the admin\'s API key. A non-loopback --host needs an admin: SYNDICATE_ADMIN_TOKEN, or one stored with `syndicate users add` and `syndicate keys create`.',
     )
     .argument('[paths...]', 'syndicate files or folders of them')
     .option('--host <host>', 'address to listen on', '127.0.0.1')

@@ -1,6 +1,7 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Request } from 'express';
+import type { RateLimit } from '../../src/a2a/rateLimit.js';
 import { createPlatform, type Platform } from '../../src/platform/createPlatform.js';
 import type { ApiCaller } from '../../src/server/caller.js';
 import type { AuthService, ServerContext, TurnService } from '../../src/server/context.js';
@@ -54,6 +55,8 @@ export interface TestServerOptions {
   auth?: (platform: Platform) => Promise<AuthService>;
   /** More routes, built as serverParts builds them from the server's context. */
   routes?: (context: ServerContext) => AnyRoute[];
+  /** /api/v1's limit per address and per API key; serve-a2a's default by default. */
+  rateLimit?: RateLimit;
 }
 
 export async function startTestServer(examples: string[] = ['council.yaml', 'triage.yaml'], options: TestServerOptions = {}): Promise<TestServer> {
@@ -69,6 +72,7 @@ export async function startTestServer(examples: string[] = ['council.yaml', 'tri
     syndicates: registry,
     auth,
     routes: options.routes?.({ platform, syndicates: registry, authenticate: auth.authenticate, warn }),
+    rateLimit: options.rateLimit,
     turns: idleTurns(),
     host: '127.0.0.1',
     port: 0,

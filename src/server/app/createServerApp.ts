@@ -1,16 +1,19 @@
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import { siloOf, type Caller } from '../../a2a/caller.js';
 import { createA2aApp, type A2aApp, type ServedSyndicate } from '../../a2a/createA2aApp.js';
+import { DEFAULT_RATE_LIMIT, createRateLimiter, type RateLimit } from '../../a2a/rateLimit.js';
 import { rateLimitedWarning } from '../../a2a/rateLimitedWarning.js';
 import { loopbackOnly, type AuthenticateCaller } from '../../a2a/security.js';
 import { DEFAULT_LEASE_MS, holdTaskLease, type TaskLease } from '../../a2a/taskLease.js';
 import { authInfoFor } from '../../mcp/callerAuth.js';
+import { presentedToken } from '../../mcp/http/bearerToken.js';
 import { createMcpHttpHandler, type McpHttpHandler } from '../../mcp/http/serveHttp.js';
 import { syndicateServerFactory, syndicateServerTools, type SyndicateServerOptions } from '../../mcp/syndicateServer.js';
 import { sharedMemoryTools } from '../../memory/sharedMemoryTools.js';
 import type { Platform } from '../../platform/createPlatform.js';
 import type { Store } from '../../store/store.js';
 import type { PriceTable } from '../../telemetry/ledger/prices.js';
+import { parseApiKey } from '../auth/apiKey.js';
 import { hasRole } from '../caller.js';
 import type { AuthService, SyndicateRegistry, TurnService } from '../context.js';
 import { openApiDocument } from '../http/openApi.js';
@@ -45,6 +48,8 @@ export interface ServerAppOptions {
   runner: string;
   prices: PriceTable;
   maxBodyBytes?: number;
+  /** Requests to /api/v1 per address and per API key; serve-a2a's default. */
+  rateLimit?: RateLimit;
   /** How long the A2A task lease lasts without a heartbeat (see a2a/taskLease.ts); 30 s by default. */
   leaseMs?: number;
   warn(message: string): void;
@@ -74,6 +79,12 @@ function faceCaller(auth: AuthService): AuthenticateCaller {
     const caller: Caller = { principal: 'client', userId: who.userId };
     return caller;
   };
+}
+
+/** The id of the API key a request presents, if it presents one. */
+function apiKeyIdOf(req: Request): string | undefined {
+  const presented = presentedToken(req.headers.authorization ?? null);
+  return presented === undefined ? undefined : parseApiKey(presented)?.id;
 }
 
 /** express.json's failures (too large, not JSON) as problems; anything else is a bare 500. */
@@ -214,6 +225,10 @@ export async function createServerApp(options: ServerAppOptions): Promise<Server
   // A page on another site can reach 127.0.0.1 from a browser, but names its own host: every face is guarded.
   if (options.loopbackOnly) app.use(loopbackOnly((_req, res, status, message) => sendProblem(res, problem(status, message))));
   const api = express.Router();
+  // As serve-a2a does: a bucket per address, and one per API key, so a key shared by many addresses is limited too.
+  const refuse = (_req: Request, res: Response, status: number, message: string) => sendProblem(res, problem(status, message));
+  const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  api.use(createRateLimiter(limit).guard(refuse), createRateLimiter(limit).guard(refuse, apiKeyIdOf));
   api.use(express.json({ limit: options.maxBodyBytes ?? DEFAULT_API_BODY_BYTES }));
   mountRoutes(api, routes, { authenticate: auth.authenticate, warn });
   api.use((req, res) => sendProblem(res, problem(404, `there is no ${req.method} ${req.baseUrl}${req.path}; the routes are listed at /api/v1/openapi.json`)));

@@ -50,7 +50,7 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   if (!isLoopbackHost(options.host) && !options.adminConfigured) {
     throw new ServerConfigError(
-      `refusing to listen on ${options.host} without an admin: anyone who can reach it could sign in first. Set SYNDICATE_ADMIN_TOKEN to a long random string (e.g. openssl rand -hex 32), or listen on 127.0.0.1.`,
+      `refusing to listen on ${options.host} without an admin: anyone who can reach it could sign in first. Set SYNDICATE_ADMIN_TOKEN to a long random string (e.g. openssl rand -hex 32), or add an admin to the store (syndicate users add <id> --role admin, then syndicate keys create --user <id>), or listen on 127.0.0.1 once to get the first start's sign-in link.`,
     );
   }
   // The app is built once the port is known (A2A cards name absolute URLs); requests wait for it.

@@ -2,7 +2,8 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { UserRecords } from '../../store/users.js';
 import { ROLES } from '../caller.js';
-import { defineRoute, json, noContent, type AnyRoute } from '../http/route.js';
+import { createRateLimiter, type RateLimit } from '../../a2a/rateLimit.js';
+import { defineRoute, fail, json, noContent, type AnyRoute } from '../http/route.js';
 import { hashToken, newToken, type Identity } from './tokens.js';
 import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './sessionCookie.js';
 
@@ -19,7 +20,12 @@ export interface AuthRoutesOptions {
   csrfTokenOf(req: Request): string | undefined;
   secureCookies: boolean;
   now: () => number;
+  /** Sign-in attempts per address (brute force); SIGN_IN_LIMIT by default. */
+  signInLimit?: RateLimit;
 }
+
+/** Ten attempts at once, then one every six seconds. */
+export const SIGN_IN_LIMIT: RateLimit = { perSecond: 1 / 6, burst: 10 };
 
 const userSchema = z.object({ id: z.string(), name: z.string(), role: z.enum(ROLES) });
 const signedInSchema = z.object({
@@ -33,6 +39,7 @@ function userOf(userId: string, role: z.infer<typeof userSchema>['role']): z.inf
 
 export function authRoutes(options: AuthRoutesOptions): AnyRoute[] {
   const { users, secureCookies, now } = options;
+  const attempts = createRateLimiter(options.signInLimit ?? SIGN_IN_LIMIT);
   return [
     defineRoute({
       method: 'post',
@@ -43,8 +50,13 @@ export function authRoutes(options: AuthRoutesOptions): AnyRoute[] {
       tag: 'Auth',
       access: 'public',
       body: z.object({ token: z.string().min(1).max(512).describe('The token of the console\'s sign-in link (#sign-in=<token>), or an API key') }),
-      responses: { 200: { description: 'Signed in', schema: signedInSchema }, 401: { description: 'The token is not valid' } },
-      handle: async ({ body, res }) => {
+      responses: { 200: { description: 'Signed in', schema: signedInSchema }, 401: { description: 'The token is not valid' }, 429: { description: 'Too many attempts from this address' } },
+      handle: async ({ body, req, res }) => {
+        const wait = attempts.take(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+        if (wait !== undefined) {
+          res.setHeader('Retry-After', String(wait));
+          return fail(429, `too many sign-in attempts from this address: retry after ${wait} s`);
+        }
         const who = await options.identityOfSignIn(body.token);
         if ('status' in who) return { kind: 'problem', problem: who };
         const cookie = newToken();

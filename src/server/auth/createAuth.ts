@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
+import type { RateLimit } from '../../a2a/rateLimit.js';
 import { presentedToken, tokenMatches } from '../../mcp/http/bearerToken.js';
 import type { UserRecord, UserRecords } from '../../store/users.js';
 import type { ApiCaller } from '../caller.js';
@@ -32,6 +33,8 @@ export interface AuthOptions {
   adminToken?: string;
   /** Mark the cookie Secure: the public URL is https. */
   secureCookies: boolean;
+  /** Sign-in attempts per address; SIGN_IN_LIMIT by default. */
+  signInLimit?: RateLimit;
   now?: () => number;
 }
 
@@ -111,7 +114,7 @@ export async function createAuth(options: AuthOptions): Promise<Auth> {
   return {
     authenticate,
     adminConfigured: adminToken !== undefined || storedAdmin,
-    routes: [...authRoutes({ users, identityOfSignIn, csrfTokenOf: (req) => csrfTokens.get(req), secureCookies, now }), ...userRoutes(users, now), ...keyRoutes(users, now)],
+    routes: [...authRoutes({ users, identityOfSignIn, csrfTokenOf: (req) => csrfTokens.get(req), secureCookies, now, signInLimit: options.signInLimit }), ...userRoutes(users, now), ...keyRoutes(users, now)],
     async firstStartSignIn() {
       if (adminToken !== undefined || storedAdmin) return undefined;
       // Another process sharing the store may have made the admin first: only the one that did prints the link.
