@@ -56,6 +56,30 @@ describe('remembering facts', () => {
     expect(await memory.remember({ text: 'The hike is on sunday morning.', keys: ['hike'] })).toMatchObject({ kind: 'stored' });
   });
 
+  it('never merges facts whose keys name other entities, though they share one', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.5 });
+    await memory.remember({ text: 'The user lent money for the concert tickets.', keys: ['debt', 'tom'] });
+    expect(await memory.remember({ text: 'The user lent money for the concert tickets.', keys: ['debt', 'clara'] })).toMatchObject({ kind: 'stored' });
+  });
+
+  it('merges a restatement that names fewer of the same keys', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user lives in Paris.', keys: ['home', 'paris'] });
+    expect(await memory.remember({ text: 'the user lives in Paris', keys: ['home'] })).toMatchObject({ kind: 'duplicate' });
+  });
+
+  it('never merges a fact into one stating another value in the same words around it', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.5 });
+    await memory.remember({ text: 'The user prefers green tea in the morning.', keys: ['drink'] });
+    expect(await memory.remember({ text: 'The user prefers black coffee in the morning.', keys: ['drink'] })).toMatchObject({ kind: 'stored' });
+  });
+
+  it('never merges a fact into its negation', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.5 });
+    await memory.remember({ text: 'The user likes spicy food.', keys: ['food'] });
+    expect(await memory.remember({ text: "The user doesn't like spicy food.", keys: ['food'] })).toMatchObject({ kind: 'stored' });
+  });
+
   it('keeps the same words under another tag', async () => {
     const memory = memoryOn(store);
     await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
