@@ -227,6 +227,20 @@ describe('recall', () => {
     expect((await memory.recall('museum visits every spring'))[0]?.fact.text).toBe('The user visits the museum every spring.');
   });
 
+  it('never lets word and key overlap lift a fact over one with a clearly better cosine', async () => {
+    // Vectors as an embedder might place them: the answer worded unlike the query sits much closer to it.
+    const vectors: Record<string, [number, number]> = {
+      'Where does the user go on holiday?': [1, 0],
+      'Every summer the family drives to the coast.': [0.9, Math.sqrt(1 - 0.81)],
+      'The user booked a holiday flight for the user.': [0.7, -Math.sqrt(1 - 0.49)],
+    };
+    const embedder = { model: 'table-2', dimensions: 2, embed: (texts: string[]) => Promise.resolve(texts.map((text) => Float32Array.from(vectors[text]!))) };
+    const memory = memoryOn(store, { embedder });
+    await memory.remember({ text: 'Every summer the family drives to the coast.', keys: ['travel'] });
+    await memory.remember({ text: 'The user booked a holiday flight for the user.', keys: ['holiday', 'user'] });
+    expect((await memory.recall('Where does the user go on holiday?'))[0]?.fact.text).toBe('Every summer the family drives to the coast.');
+  });
+
   it('ranks a fact about the asked date first among equals', async () => {
     const memory = memoryOn(store);
     await memory.remember({ text: 'The user has a meeting.', keys: ['meeting'], date: '2026-03-02' });
