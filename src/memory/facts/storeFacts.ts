@@ -1,11 +1,12 @@
 import { EmbeddingModelMismatchError, type FactRecord, type ScoredFact, type FactStore, type NewFact } from '../../store/facts.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import type { FactJudge } from './factJudge.js';
-import { conflictingSpecifics } from './specifics.js';
+import { conflictingSpecifics, substitutesValue } from './specifics.js';
 import { attributeOf, correctedFacts, explicitlyDifferent } from './supersession.js';
 
-// Writes candidate facts to a silo: a dedup probe recognises restatements and keeps each as a
-// record linked to the fact it restates (never a second primary, never dropped), and a CORRECTION retires
+// Writes candidate facts to a silo: a dedup probe recognises restatements (same tag, the same
+// entity keys, no conflicting name, number, date, place or negation, and similar enough for the
+// embedder) and keeps each as a record linked to the fact it restates (never a second primary, never dropped), and a CORRECTION retires
 // the active facts it corrects without deleting them: the closest one that shares a key, and any
 // other sharing a key that restates its old value.
 
@@ -53,6 +54,17 @@ function sharesKey(a: readonly string[], b: readonly string[]): boolean {
   return b.some((key) => keys.has(key.toLowerCase()));
 }
 
+/**
+ * Whether two facts are about the same entities: the keys of one are all keys of the other. Sharing
+ * one key is not enough to merge: "I owe Clara 20 dollars" (clara, debt) is not "I owe Tom 20
+ * dollars" (tom, debt). A restatement may name fewer of them.
+ */
+function keysAgree(a: readonly string[], b: readonly string[]): boolean {
+  const [fewer, more] = a.length <= b.length ? [a, b] : [b, a];
+  const keys = new Set(more.map((key) => key.toLowerCase()));
+  return fewer.every((key) => keys.has(key.toLowerCase()));
+}
+
 export async function storeFacts(writer: FactWriter, candidates: readonly CandidateFact[], signal?: AbortSignal): Promise<StoreReport> {
   const { facts, embedder, silo } = writer;
   const embeddings = await embedder.embed(candidates.map((candidate) => candidate.text), signal);
@@ -80,7 +92,9 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
     }
     const own = attributeOf({ text: candidate.text, subject: candidate.subject ?? null, attribute: candidate.attribute ?? null });
     const comparable = neighbours.filter(
-      ({ fact }) => sharesKey(fact.keys, candidate.keys) && !explicitlyDifferent(own, attributeOf(fact)) && conflictingSpecifics(fact.text, candidate.text).length === 0,
+      ({ fact }) => keysAgree(fact.keys, candidate.keys) && !explicitlyDifferent(own, attributeOf(fact)) &&
+        conflictingSpecifics(fact.text, candidate.text).length === 0 &&
+        !substitutesValue(fact.text, candidate.text),
     );
     const duplicate = comparable.find(({ score }) => score >= writer.dedupThreshold)?.fact;
     if (duplicate !== undefined || writer.judge === undefined) return { duplicate };

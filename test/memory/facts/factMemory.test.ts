@@ -56,6 +56,30 @@ describe('remembering facts', () => {
     expect(await memory.remember({ text: 'The hike is on sunday morning.', keys: ['hike'] })).toMatchObject({ kind: 'stored' });
   });
 
+  it('never merges facts whose keys name other entities, though they share one', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.5 });
+    await memory.remember({ text: 'The user lent money for the concert tickets.', keys: ['debt', 'tom'] });
+    expect(await memory.remember({ text: 'The user lent money for the concert tickets.', keys: ['debt', 'clara'] })).toMatchObject({ kind: 'stored' });
+  });
+
+  it('merges a restatement that names fewer of the same keys', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user lives in Paris.', keys: ['home', 'paris'] });
+    expect(await memory.remember({ text: 'the user lives in Paris', keys: ['home'] })).toMatchObject({ kind: 'duplicate' });
+  });
+
+  it('never merges a fact into one stating another value in the same words around it', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.5 });
+    await memory.remember({ text: 'The user prefers green tea in the morning.', keys: ['drink'] });
+    expect(await memory.remember({ text: 'The user prefers black coffee in the morning.', keys: ['drink'] })).toMatchObject({ kind: 'stored' });
+  });
+
+  it('never merges a fact into its negation', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.5 });
+    await memory.remember({ text: 'The user likes spicy food.', keys: ['food'] });
+    expect(await memory.remember({ text: "The user doesn't like spicy food.", keys: ['food'] })).toMatchObject({ kind: 'stored' });
+  });
+
   it('keeps the same words under another tag', async () => {
     const memory = memoryOn(store);
     await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
@@ -201,6 +225,20 @@ describe('recall', () => {
     await memory.remember({ text: 'The user visits the dentist every spring.', keys: ['dentist'] });
     await memory.remember({ text: 'The user visits the museum every spring.', keys: ['museum'] });
     expect((await memory.recall('museum visits every spring'))[0]?.fact.text).toBe('The user visits the museum every spring.');
+  });
+
+  it('never lets word and key overlap lift a fact over one with a clearly better cosine', async () => {
+    // Vectors as an embedder might place them: the answer worded unlike the query sits much closer to it.
+    const vectors: Record<string, [number, number]> = {
+      'Where does the user go on holiday?': [1, 0],
+      'Every summer the family drives to the coast.': [0.9, Math.sqrt(1 - 0.81)],
+      'The user booked a holiday flight for the user.': [0.7, -Math.sqrt(1 - 0.49)],
+    };
+    const embedder = { model: 'table-2', dimensions: 2, embed: (texts: string[]) => Promise.resolve(texts.map((text) => Float32Array.from(vectors[text]!))) };
+    const memory = memoryOn(store, { embedder });
+    await memory.remember({ text: 'Every summer the family drives to the coast.', keys: ['travel'] });
+    await memory.remember({ text: 'The user booked a holiday flight for the user.', keys: ['holiday', 'user'] });
+    expect((await memory.recall('Where does the user go on holiday?'))[0]?.fact.text).toBe('Every summer the family drives to the coast.');
   });
 
   it('ranks a fact about the asked date first among equals', async () => {

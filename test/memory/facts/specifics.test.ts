@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conflictingSpecifics, specificsOf } from '../../../src/memory/facts/specifics.js';
+import { conflictingSpecifics, specificsOf, substitutesValue } from '../../../src/memory/facts/specifics.js';
 
 describe('the specifics a fact states', () => {
   it('are its names, numbers and dates, not the capital that opens a sentence', () => {
@@ -21,7 +21,39 @@ describe('conflicting specifics', () => {
     expect(conflictingSpecifics('The hike is on Saturday.', 'The hike is on sunday.')).toEqual(['saturday', 'sunday']);
   });
 
+  it('name a time or quantity written with its unit', () => {
+    expect(conflictingSpecifics('The dentist appointment is at 3pm.', 'The dentist appointment is at 5pm.')).toEqual(['3pm', '5pm']);
+  });
+
+  it('name a number or a time of day written in words', () => {
+    expect(conflictingSpecifics('The user has two cats.', 'The user has three cats.')).toEqual(['two', 'three']);
+    expect(conflictingSpecifics('The user runs in the morning.', 'The user runs in the evening.')).toEqual(['morning', 'evening']);
+  });
+
+  it('count a negation, however it is written, as stating the opposite', () => {
+    expect(conflictingSpecifics('The user likes jazz.', "The user doesn't like jazz.")).toEqual(['not']);
+    expect(conflictingSpecifics('The user never eats meat.', 'The user does not eat meat.')).toEqual([]);
+  });
+
   it('read 4,800 and 4800 as one number', () => {
     expect(conflictingSpecifics('The rent is 4,800 euros.', 'The rent is 4800 euros.')).toEqual([]);
+  });
+});
+
+describe('a value substituted in one sentence', () => {
+  it('is found when the same words surround other words', () => {
+    expect(substitutesValue('The user prefers green tea in the morning.', 'The user prefers black coffee in the morning.')).toBe(true);
+  });
+
+  it('is not found in a paraphrase that keeps only the subject and the value', () => {
+    expect(substitutesValue('The user prefers to drink black coffee.', "The user's favourite drink is black coffee.")).toBe(false);
+  });
+
+  it('is not found when words are only added', () => {
+    expect(substitutesValue('The user likes jazz.', 'The user really likes jazz.')).toBe(false);
+  });
+
+  it('is not found between the same words in another case', () => {
+    expect(substitutesValue('The user lives in Tallinn.', 'the user lives in tallinn')).toBe(false);
   });
 });
