@@ -1,28 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, encodeId, getJson, sendJson } from './api.js';
+import type { ApiKeyRecord, UserRecord } from '../../store/users.js';
 import { when } from './format.js';
 
 // Users (admins only: GET /users) and API keys (your own; an admin's list holds everyone's): add
 // a user, create a key (its secret is shown once), revoke a key.
 
-interface UserRow {
-  id: string;
-  role: string;
-  createdAt: number;
-}
-
-interface KeyRow {
-  id: string;
-  name: string;
-  userId: string;
-  createdAt: number;
-  lastUsedAt: number | null;
-  revokedAt: number | null;
-}
-
 export function AccessPanel() {
-  const [users, setUsers] = useState<UserRow[]>();
-  const [keys, setKeys] = useState<KeyRow[]>([]);
+  const [users, setUsers] = useState<UserRecord[]>();
+  const [keys, setKeys] = useState<ApiKeyRecord[]>([]);
   const [newUser, setNewUser] = useState('');
   const [keyName, setKeyName] = useState('');
   const [secret, setSecret] = useState<string>();
@@ -30,11 +16,11 @@ export function AccessPanel() {
   const failed = (failure: Error) => setError(failure.message);
   const load = () => {
     // A member may not list users (403): the section is left out for them.
-    getJson<{ users: UserRow[] }>('/users').then(
+    getJson<{ users: UserRecord[] }>('/users').then(
       (answer) => setUsers(answer.users),
       (failure: Error) => (failure instanceof ApiError && failure.status === 403 ? setUsers(undefined) : failed(failure)),
     );
-    getJson<{ keys: KeyRow[] }>('/keys').then((answer) => setKeys(answer.keys), failed);
+    getJson<{ keys: ApiKeyRecord[] }>('/keys').then((answer) => setKeys(answer.keys), failed);
   };
   useEffect(load, []);
   return (
