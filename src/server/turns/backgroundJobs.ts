@@ -1,13 +1,14 @@
 import { siloFor } from '../../core/silo.js';
 import { openServerTurn } from '../../platform/serverTurn.js';
-import type { CompiledSyndicate } from '../../runtime/compileSyndicate.js';
 import { createJobRunner, MAX_JOB_DEPTH, type JobRunner, type JobRunnerOptions } from '../../scheduler/jobs/index.js';
 import type { JobRecord } from '../../store/backgroundJobs.js';
 import type { Store } from '../../store/store.js';
-import type { LoadedSyndicate, ServerContext } from '../context.js';
+import type { ServerContext } from '../context.js';
 import { userOfSession } from '../sessionAccess.js';
+import { loadedNamed } from './lookups.js';
 import type { SessionHub } from './sessionHub.js';
-import { turnRun } from './turnRunner.js';
+import { startUnattendedTurn } from './startTurn.js';
+import type { TurnContext } from './turnContext.js';
 
 // Background jobs in the server: this process runs pieces of the jobs of the syndicates it serves
 // (each in its session `bg:<job>:<n>`, under the job's time limit, with the ledger and the long-term
@@ -36,25 +37,19 @@ async function userOfJob(store: Store, job: JobRecord): Promise<string> {
   return user;
 }
 
-/** The syndicates loaded now, by name (a job names its syndicate by name). */
-function loadedByName(ctx: ServerContext): Map<string, LoadedSyndicate> {
-  const byName = new Map<string, LoadedSyndicate>();
-  for (const entry of ctx.syndicates.list()) if (entry.current) byName.set(entry.current.name, entry.current);
-  return byName;
-}
-
 /** Whether the session already holds the report's turn: delivered by a process that stopped before it recorded so. */
 async function alreadyDelivered(store: Store, sessionId: string, text: string): Promise<boolean> {
   const events = await store.readEvents(sessionId);
   return events.some(({ event }) => event.type === 'turn-start' && event.input === text);
 }
 
-export function serverJobRunner(ctx: ServerContext, hub: SessionHub, store: Store, options: ServerJobOptions = {}): JobRunner {
+/** `turns`: the context report turns run in (the server's, whose background tools include this runner's). */
+export function serverJobRunner(ctx: ServerContext, hub: SessionHub, store: Store, turns: () => TurnContext, options: ServerJobOptions = {}): JobRunner {
   const runner: JobRunner = createJobRunner({
     ...options,
     store,
     warn: (message) => ctx.warn(`warning: ${message}`),
-    syndicates: () => new Map<string, CompiledSyndicate>([...loadedByName(ctx)].map(([name, loaded]) => [name, loaded.compiled])),
+    syndicates: () => new Map(ctx.syndicates.list().flatMap((entry) => (entry.current ? [[entry.current.name, entry.current.compiled] as const] : []))),
     async pieceTurn(piece, job, compiled) {
       const silo = siloFor(compiled.name, await userOfJob(store, job));
       // A piece is not distilled into memory: its answer reaches the user's session in the report, which is.
@@ -62,14 +57,13 @@ export function serverJobRunner(ctx: ServerContext, hub: SessionHub, store: Stor
       return { options: server.options, ended: (outcome) => server.ended(outcome.status === 'answered' ? 'completed' : 'failed') };
     },
     async deliverReport(sessionId, text, report) {
-      const syndicate = loadedByName(ctx).get(report.syndicate);
+      const syndicate = loadedNamed(ctx, report.syndicate);
       if (!syndicate) throw new Error(`the syndicate '${report.syndicate}' is not loaded, so the report of ${report.jobId} waits until its file loads again`);
       if (await alreadyDelivered(store, sessionId, text)) return;
       const stored = await store.backgroundJobs.get(report.jobId);
       if (!stored) throw new Error(`background job ${report.jobId} is gone from the store, so its report cannot be delivered`);
       const request = { syndicate, sessionId, input: text, userId: await userOfJob(store, stored.job), newSession: false };
-      // enqueue whatever the syndicate's `concurrency:` says: a report neither refuses nor interrupts the person's turn.
-      const admission = hub.admit(sessionId, 'enqueue', syndicate.compiled.memorySystem !== 'internal-only', turnRun({ ...ctx, background: runner }, request));
+      const admission = startUnattendedTurn(turns(), hub, request);
       if (!admission.admitted) throw new Error(`the server is shutting down, so the report of ${report.jobId} is delivered when a server next starts`);
       await admission.turn.ended;
     },

@@ -20,6 +20,11 @@ export function loadedSyndicate(ctx: ServerContext, id: string): LoadedSyndicate
   return entry.current;
 }
 
+/** The syndicate of that name as it last loaded (jobs and tasks name their syndicate by name). */
+export function loadedNamed(ctx: ServerContext, name: string): LoadedSyndicate | undefined {
+  return ctx.syndicates.list().find((entry) => entry.current?.name === name)?.current;
+}
+
 export function isReply(value: unknown): value is Reply {
   return typeof value === 'object' && value !== null && 'kind' in value;
 }

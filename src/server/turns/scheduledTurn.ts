@@ -1,7 +1,8 @@
 import type { RunTaskTurn, TaskTurnEnd } from '../../scheduler/tasks/index.js';
+import { loadedNamed } from './lookups.js';
 import type { SessionHub } from './sessionHub.js';
+import { startUnattendedTurn } from './startTurn.js';
 import type { TurnContext } from './turnContext.js';
-import { turnRun } from './turnRunner.js';
 
 // A scheduled task's run as a server turn: admitted into its session's line (queued behind a
 // running turn whatever the syndicate's `concurrency:`, as a message nobody is waiting to resend),
@@ -10,10 +11,10 @@ import { turnRun } from './turnRunner.js';
 
 export function scheduledTurn(ctx: TurnContext, hub: SessionHub): RunTaskTurn {
   return async ({ task, sessionId, message, signal }) => {
-    const syndicate = ctx.syndicates.list().find((entry) => entry.current?.name === task.syndicate)?.current;
+    const syndicate = loadedNamed(ctx, task.syndicate);
     if (!syndicate) return { status: 'failed', output: '', error: `the syndicate '${task.syndicate}' is not loaded (its file is missing or invalid); fix the file, and the next firing runs` };
     const request = { syndicate, sessionId, input: message, userId: task.runAs, newSession: false };
-    const admission = hub.admit(sessionId, 'enqueue', syndicate.compiled.memorySystem !== 'internal-only', turnRun(ctx, request));
+    const admission = startUnattendedTurn(ctx, hub, request);
     if (!admission.admitted) return { status: 'cancelled', output: '', error: 'the server was shutting down, so the run did not start' };
     const { turn } = admission;
     const abort = (): void => turn.controller.abort();

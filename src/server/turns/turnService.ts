@@ -22,7 +22,8 @@ export interface TurnServiceOptions {
 export async function createTurnService(ctx: ServerContext, options: TurnServiceOptions = {}): Promise<TurnService> {
   const hub = createSessionHub(ctx.warn);
   const store = await ctx.platform.store();
-  const runner = serverJobRunner(ctx, hub, store, options.jobs);
+  // Report turns run in the same context as every other server turn (declared below; read once a report is due).
+  const runner = serverJobRunner(ctx, hub, store, () => turns, options.jobs);
   // Server turns bind both kinds of unattended work: background jobs, and tasks scheduled for the conversation's user.
   const background: BackgroundCapability = {
     tools: (run) => new Map([...runner.tools(run), ...createTaskTools(run, { schedules: store.schedules, user: run.sessionId && userOfSession(run.sessionId), now: Date.now })]),
