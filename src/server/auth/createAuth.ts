@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import type { RateLimit } from '../../a2a/rateLimit.js';
 import { presentedToken, tokenMatches } from '../../mcp/http/bearerToken.js';
@@ -48,12 +47,6 @@ export interface Auth extends AuthService {
   firstStartSignIn(): Promise<string | undefined>;
 }
 
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
 export const NO_CREDENTIALS = 'send Authorization: Bearer <an API key> (an admin creates one with `syndicate keys create`), or sign in to the studio';
 
 export async function createAuth(options: AuthOptions): Promise<Auth> {
@@ -95,7 +88,7 @@ export async function createAuth(options: AuthOptions): Promise<Auth> {
     if (!signIn) return problem(401, 'your studio sign-in expired or was ended: sign in again');
     if (!SAFE_METHODS.has(req.method)) {
       const sent = req.headers['x-csrf-token'];
-      if (typeof sent !== 'string' || !sameText(sent, signIn.csrfToken)) {
+      if (!tokenMatches(typeof sent === 'string' ? sent : undefined, signIn.csrfToken)) {
         return problem(403, 'a request that changes something with the studio\'s cookie must send the X-CSRF-Token header: the csrfToken that /auth/sign-in and /auth/me answer');
       }
     }
