@@ -1,20 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { errorMessage } from '../core/errors.js';
 import type { Platform } from '../platform/createPlatform.js';
 import { createTaskScheduler, syncDeclaredTasks, type TaskScheduler } from '../scheduler/tasks/index.js';
-import type { SyndicateRegistry, TurnService } from '../server/context.js';
+import type { WatchedSyndicateRegistry } from '../server/app/syndicateRegistry.js';
+import type { LoadedSyndicate, SyndicateRegistry, TurnService } from '../server/context.js';
 
-// `serve`'s scheduled tasks: the files' `schedules:` brought into the store, then the scheduler
-// loop, which runs each firing through the server's turn service (so the studio sees it live).
+// `serve`'s scheduled tasks: the files' `schedules:` brought into the store (at start, and again
+// each time a file reloads), then the scheduler loop, which runs each firing through the server's
+// turn service (so the studio sees it live).
 
-function loadedSyndicates(registry: SyndicateRegistry) {
+function loadedSyndicates(registry: SyndicateRegistry): LoadedSyndicate[] {
   return registry.list().flatMap((entry) => (entry.current ? [entry.current] : []));
 }
 
-export async function startSchedules(platform: Platform, registry: SyndicateRegistry, turns: TurnService, warn: (message: string) => void): Promise<TaskScheduler> {
+export async function startSchedules(platform: Platform, registry: WatchedSyndicateRegistry, turns: TurnService, warn: (message: string) => void): Promise<TaskScheduler> {
   const store = await platform.store();
-  const loaded = loadedSyndicates(registry);
-  await syncDeclaredTasks(store.schedules, loaded.map((syndicate) => ({ name: syndicate.name, schedules: syndicate.definition.schedules })), Date.now(), warn);
+  const sync = (syndicates: readonly LoadedSyndicate[]) =>
+    syncDeclaredTasks(store.schedules, syndicates.map((syndicate) => ({ name: syndicate.name, schedules: syndicate.definition.schedules })), Date.now(), warn);
+  await sync(loadedSyndicates(registry));
+  // A reloaded file's `schedules:` replace its previous ones; an invalid file never loads, so its
+  // tasks stay as they were. One sync at a time, in the order the files loaded.
+  let syncing = Promise.resolve();
+  registry.onLoaded((loaded) => {
+    syncing = syncing
+      .then(() => sync([loaded]))
+      .then(
+        () => undefined,
+        (error: unknown) => warn(`warning: could not update ${loaded.name}'s tasks from ${loaded.file}: ${errorMessage(error)}; they stay as they were until the file is saved again`),
+      );
+    platform.track(syncing);
+  });
   const scheduler = createTaskScheduler({
     store: store.schedules,
     // Unique per process, so a lease names the process that holds it.

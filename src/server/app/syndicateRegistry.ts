@@ -28,6 +28,8 @@ export interface LoadSyndicatesOptions {
 export interface WatchedSyndicateRegistry extends SyndicateRegistry {
   /** Reloads one file now (what the watcher does after a change). */
   reload(file: string): void;
+  /** Calls `listener` after each load that compiled (an invalid file calls nothing: its previous version keeps serving). */
+  onLoaded(listener: (loaded: LoadedSyndicate) => void): void;
   /** Stops watching. Compiled versions close with the platform (a turn may still use an old one). */
   close(): Promise<void>;
 }
@@ -72,6 +74,7 @@ export function loadSyndicates(paths: readonly string[], options: LoadSyndicates
   const { platform, warn } = options;
   const providers = loadProjectConfig().providers;
   const entries = new Map<string, SyndicateEntry>();
+  const listeners: Array<(loaded: LoadedSyndicate) => void> = [];
 
   const compile = (file: string): LoadedSyndicate => {
     const definition = loadSyndicate(file);
@@ -83,8 +86,9 @@ export function loadSyndicates(paths: readonly string[], options: LoadSyndicates
   const load = (file: string): void => {
     const entry = entries.get(file) ?? { id: agentIdFor(basename(file, extname(file))), file, current: undefined, error: undefined };
     entries.set(file, entry);
+    let loaded: LoadedSyndicate;
     try {
-      const loaded = compile(file);
+      loaded = compile(file);
       const clash = [...entries.values()].find((other) => other !== entry && other.id === loaded.id);
       if (clash) throw new Error(`${file}: the syndicate '${loaded.name}' has the id '${loaded.id}' of ${clash.file}; rename one (syndicate_name)`);
       // The previous version's connections close with the platform: a turn may still be using it.
@@ -95,7 +99,9 @@ export function loadSyndicates(paths: readonly string[], options: LoadSyndicates
     } catch (error) {
       entry.error = failureOf(file, error);
       warn(`error: ${entry.error.message}${entry.current ? ' (the previous version keeps serving)' : ''}`);
+      return;
     }
+    for (const listener of listeners) listener(loaded);
   };
 
   const files = syndicateFiles(paths);
@@ -134,6 +140,7 @@ export function loadSyndicates(paths: readonly string[], options: LoadSyndicates
     list: () => [...entries.values()],
     get: (id) => [...entries.values()].find((entry) => entry.id === id),
     reload: load,
+    onLoaded: (listener) => void listeners.push(listener),
     async close() {
       for (const watcher of watchers) watcher.close();
       for (const timer of timers.values()) clearTimeout(timer);
