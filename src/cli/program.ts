@@ -186,6 +186,7 @@ export function buildProgram(): Command {
     .option('--timezone <zone>', 'IANA time zone the cron is read in (default UTC)')
     .option('--session <id>', '"new" (a session per run, the default) or a fixed session id')
     .option('--catch-up <policy>', 'none (default) or last: what a server does with firings missed while none ran')
+    .option('--user <id>', "the server user the runs are for (their memory, their sessions); default: the admin")
     .option(DB_OPTION, DB_HELP)
     .option('--json', 'print the task as JSON')
     .addHelpText('after', EXIT_CODES_HELP)

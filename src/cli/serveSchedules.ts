@@ -4,11 +4,14 @@ import { errorMessage } from '../core/errors.js';
 import type { Platform } from '../platform/createPlatform.js';
 import { createTaskScheduler, syncDeclaredTasks, type TaskScheduler } from '../scheduler/tasks/index.js';
 import type { WatchedSyndicateRegistry } from '../server/app/syndicateRegistry.js';
+import { firstAdmin } from '../server/auth/userAdmin.js';
 import type { LoadedSyndicate, SyndicateRegistry, TurnService } from '../server/context.js';
+import { sessionIdFor } from '../server/sessionAccess.js';
 
 // `serve`'s scheduled tasks: the files' `schedules:` brought into the store (at start, and again
 // each time a file reloads), then the scheduler loop, which runs each firing through the server's
-// turn service (so the studio sees it live).
+// turn service (so the studio sees it live). A file's task is its `owner:`'s, or the admin's: its
+// runs use that user's memory, and a fixed `session:` is one of that user's sessions.
 
 function loadedSyndicates(registry: SyndicateRegistry): LoadedSyndicate[] {
   return registry.list().flatMap((entry) => (entry.current ? [entry.current] : []));
@@ -16,8 +19,17 @@ function loadedSyndicates(registry: SyndicateRegistry): LoadedSyndicate[] {
 
 export async function startSchedules(platform: Platform, registry: WatchedSyndicateRegistry, turns: TurnService, warn: (message: string) => void): Promise<TaskScheduler> {
   const store = await platform.store();
-  const sync = (syndicates: readonly LoadedSyndicate[]) =>
-    syncDeclaredTasks(store.schedules, syndicates.map((syndicate) => ({ name: syndicate.name, schedules: syndicate.definition.schedules })), Date.now(), warn);
+  const sync = async (syndicates: readonly LoadedSyndicate[]): Promise<void> => {
+    for (const syndicate of syndicates) {
+      for (const { name, owner } of syndicate.definition.schedules) {
+        if (owner !== null && !(await store.users.getUser(owner))) {
+          warn(`warning: ${syndicate.file}: the task '${name}' is owned by '${owner}', who is no user here; its runs use that name's memory until you add the user (syndicate users add ${owner}) or change owner:`);
+        }
+      }
+    }
+    const ownership = { admin: await firstAdmin(store.users), sessionOf: sessionIdFor };
+    await syncDeclaredTasks(store.schedules, syndicates.map((syndicate) => ({ name: syndicate.name, schedules: syndicate.definition.schedules })), ownership, Date.now(), warn);
+  };
   await sync(loadedSyndicates(registry));
   // A reloaded file's `schedules:` replace its previous ones; an invalid file never loads, so its
   // tasks stay as they were. One sync at a time, in the order the files loaded.

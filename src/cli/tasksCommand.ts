@@ -1,5 +1,6 @@
-import { LOCAL_USER } from '../core/silo.js';
 import { addRequestedTask } from '../scheduler/tasks/index.js';
+import { firstAdmin } from '../server/auth/userAdmin.js';
+import { sessionIdFor } from '../server/sessionAccess.js';
 import type { CatchUp, ScheduledTask, TaskRun } from '../store/schedules.js';
 import { ExitCode } from './exitCodes.js';
 import { loadDefinition } from './loadDefinition.js';
@@ -8,7 +9,8 @@ import { formatTime } from './text.js';
 import { UsageError } from './usageError.js';
 
 // `syndicate tasks add|list|remove|runs`: scheduled tasks in the store a server runs them from.
-// Tasks added here are the local user's; a running `serve` on the same store picks them up.
+// A task added here is --user's (the admin's by default): its runs use that user's memory, and a
+// fixed --session is one of that user's sessions. A running `serve` on the same store picks it up.
 
 export interface TasksOptions {
   db?: string;
@@ -23,6 +25,8 @@ export interface AddTaskOptions extends TasksOptions {
   timezone?: string;
   session?: string;
   catchUp?: string;
+  /** The server user the task is for; the admin by default. */
+  user?: string;
 }
 
 export interface ListTasksOptions extends TasksOptions {
@@ -52,14 +56,20 @@ export async function addTask(syndicate: string, options: AddTaskOptions): Promi
   const platform = await openPlatform(options.db);
   try {
     const store = await platform.store();
-    const request = { syndicate: definition.name, name: options.name, cron: options.cron, at: options.at, timezone: options.timezone, message: options.message, session: options.session, catchUp: catchUpOf(options.catchUp) };
-    const added = await addRequestedTask(store.schedules, request, { owner: { kind: 'user', id: LOCAL_USER }, runAs: LOCAL_USER, requestedBy: null }, [definition.name], Date.now());
+    if (options.user !== undefined && !(await store.users.getUser(options.user))) {
+      process.stderr.write(`Cannot add the task: there is no user '${options.user}' in ${platform.storeName}; add them first (syndicate users add ${options.user}), or leave out --user for the admin's task.\n`);
+      return ExitCode.failed;
+    }
+    const user = options.user ?? (await firstAdmin(store.users));
+    const session = options.session === undefined || options.session === 'new' ? options.session : sessionIdFor(user, options.session);
+    const request = { syndicate: definition.name, name: options.name, cron: options.cron, at: options.at, timezone: options.timezone, message: options.message, session, catchUp: catchUpOf(options.catchUp) };
+    const added = await addRequestedTask(store.schedules, request, { owner: { kind: 'user', id: user }, runAs: user, requestedBy: null }, [definition.name], Date.now());
     if (!added.ok) {
       process.stderr.write(`Cannot add the task: ${added.error}.\n`);
       return ExitCode.failed;
     }
     if (options.json) write(`${JSON.stringify(added.task)}\n`);
-    else write(`Added task ${added.task.name} (${added.task.id}) to ${definition.name}: ${whenOf(added.task)}. A running \`syndicate serve\` on ${platform.storeName} runs it.\n`);
+    else write(`Added task ${added.task.name} (${added.task.id}) to ${definition.name} for ${user}: ${whenOf(added.task)}. A running \`syndicate serve\` on ${platform.storeName} runs it.\n`);
     return ExitCode.ok;
   } finally {
     await platform.close();

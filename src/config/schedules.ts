@@ -6,6 +6,9 @@ import { cronSchema, timeZoneSchema } from './cron.js';
 // (scheduler/tasks runs them). Checked here, with the rest of the file, at file:line:col.
 
 const TASK_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+// A user id as the server's users have them (`client` and `local` name no server user).
+const USER_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const RESERVED_USERS: ReadonlySet<string> = new Set(['client', 'local']);
 // An instant with its offset: a bare local time would mean a different moment on each server.
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -28,6 +31,12 @@ const scheduleSchema = z
     /** "new": a session per run (the default); anything else: the one session every run goes to. */
     session: z.string().min(1).max(256).optional(),
     catch_up: z.enum(['none', 'last']).optional(),
+    /** The server user the runs are for (their session, their memory); the admin by default. */
+    owner: z
+      .string()
+      .regex(USER_ID, "must be a user id: 1-64 letters, digits, '.', '_' or '-'")
+      .refine((id) => !RESERVED_USERS.has(id), { error: "names no server user ('client' and 'local' are reserved): name a user from `syndicate users list`" })
+      .optional(),
   })
   .strict()
   .superRefine((task, ctx) => {
@@ -63,6 +72,8 @@ export interface DeclaredSchedule {
   /** null: a new session per run. */
   session: string | null;
   catchUp: CatchUp;
+  /** null: the admin's. */
+  owner: string | null;
 }
 
 export function declaredSchedules(schedules: readonly ScheduleConfig[] | undefined): DeclaredSchedule[] {
@@ -74,5 +85,6 @@ export function declaredSchedules(schedules: readonly ScheduleConfig[] | undefin
     message: task.message,
     session: task.session === undefined || task.session === 'new' ? null : task.session,
     catchUp: task.catch_up ?? 'none',
+    owner: task.owner ?? null,
   }));
 }

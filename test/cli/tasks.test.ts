@@ -20,7 +20,7 @@ describe('syndicate tasks', () => {
     const added = await cli(['tasks', 'add', 'council', '--name', 'morning-brief', '--cron', '0 8 * * 1-5', '--timezone', 'Europe/Lisbon', '--message', 'Brief me.', '--json']);
     expect(added.code).toBe(0);
     const task = JSON.parse(added.stdout) as { id: string; syndicate: string; name: string; active: boolean };
-    expect(task).toMatchObject({ syndicate: 'Council', name: 'morning-brief', active: true, owner: { kind: 'user', id: 'local' } });
+    expect(task).toMatchObject({ syndicate: 'Council', name: 'morning-brief', active: true, owner: { kind: 'user', id: 'admin' }, runAs: 'admin' });
 
     const listed = await cli(['tasks', 'list']);
     expect(listed.stdout).toContain('morning-brief');
@@ -29,6 +29,20 @@ describe('syndicate tasks', () => {
     expect((await cli(['tasks', 'remove', task.id])).code).toBe(0);
     expect(JSON.parse((await cli(['tasks', 'list', '--json'])).stdout)).toEqual([]);
     expect(JSON.parse((await cli(['tasks', 'list', '--all', '--json'])).stdout)).toMatchObject([{ id: task.id, active: false }]);
+  });
+
+  it("adds a task for --user, in a fixed session of that user's", async () => {
+    expect((await cli(['users', 'add', 'alice'])).code).toBe(0);
+    const added = await cli(['tasks', 'add', 'council', '--name', 'standup', '--cron', '0 9 * * *', '--message', 'Notes.', '--session', 'standup', '--user', 'alice', '--json']);
+
+    expect(JSON.parse(added.stdout)).toMatchObject({ owner: { kind: 'user', id: 'alice' }, runAs: 'alice', session: { fixed: 'api:alice:standup' } });
+  });
+
+  it('refuses a --user the store has no user of, naming the fix', async () => {
+    const result = await cli(['tasks', 'add', 'council', '--name', 'brief', '--cron', '0 8 * * *', '--message', 'Hi.', '--user', 'carol']);
+
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/Cannot add the task: there is no user 'carol' in .*; add them first \(syndicate users add carol\)/);
   });
 
   it('refuses an invalid cron, naming the fix, and exits non-zero', async () => {

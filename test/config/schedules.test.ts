@@ -17,7 +17,7 @@ describe('schedules in a syndicate file', () => {
     );
 
     expect(definition.schedules).toEqual([
-      { name: 'morning-brief', cron: '0 8 * * 1-5', timezone: 'Europe/Lisbon', at: null, message: 'Brief me on what changed overnight.', session: null, catchUp: 'none' },
+      { name: 'morning-brief', cron: '0 8 * * 1-5', timezone: 'Europe/Lisbon', at: null, message: 'Brief me on what changed overnight.', session: null, catchUp: 'none', owner: null },
     ]);
   });
 
@@ -39,6 +39,20 @@ describe('schedules in a syndicate file', () => {
       { name: 'xmas', cron: null, at: Date.parse('2026-12-24T08:00:00Z'), session: 'family-chat', catchUp: 'last', timezone: 'UTC' },
       { name: 'pulse', cron: '*/2 * * * * *', at: null, session: null },
     ]);
+  });
+
+  it("loads the task's owner, the server user its runs are for", () => {
+    const definition = loadSyndicate(fileWith(['  - name: brief', '    cron: "0 8 * * *"', '    message: Hi.', '    owner: alice']));
+
+    expect(definition.schedules).toMatchObject([{ name: 'brief', owner: 'alice' }]);
+  });
+
+  it('refuses an owner that is no user id at its line and column', () => {
+    const spaced = issuesOf(fileWith(['  - name: brief', '    cron: "0 8 * * *"', '    message: Hi.', '    owner: "alice smith"']));
+    const reserved = issuesOf(fileWith(['  - name: brief', '    cron: "0 8 * * *"', '    message: Hi.', '    owner: local']));
+
+    expect(spaced).toMatchObject([{ path: 'schedules[0].owner', line: 6, column: 12, message: "must be a user id: 1-64 letters, digits, '.', '_' or '-'" }]);
+    expect(reserved).toMatchObject([{ path: 'schedules[0].owner', message: expect.stringContaining("'client' and 'local' are reserved") }]);
   });
 
   it('declares no tasks when the file has no schedules', () => {

@@ -221,6 +221,15 @@ export function describeSchedulesConformance(name: string, open: () => Promise<S
       expect(await store.schedules.runs({ taskId: declaredTaskId(syndicate, 'brief'), limit: 10 })).toHaveLength(1);
     });
 
+    it("moves a declared task to the owner the file names now, with the user its runs are for", async () => {
+      const declared = (owner: string): NewTask => newTask(syndicate, { id: declaredTaskId(syndicate, 'brief'), name: 'brief', owner: { kind: 'user', id: owner }, runAs: owner, origin: 'file' });
+      await store.schedules.syncDeclared(syndicate, [declared('admin')]);
+
+      await other.schedules.syncDeclared(syndicate, [declared('alice')]);
+
+      expect(await store.schedules.get(declaredTaskId(syndicate, 'brief'))).toMatchObject({ owner: { kind: 'user', id: 'alice' }, runAs: 'alice' });
+    });
+
     it('gives a declared name to the file, deactivating the runtime task that had it', async () => {
       const runtime = newTask(syndicate, { name: 'brief' });
       await store.schedules.add(runtime);

@@ -1,5 +1,6 @@
 import type { ApiKeyRecord, UserRecords } from '../../store/users.js';
 import { mintApiKey } from './apiKey.js';
+import { ADMIN_USER } from './createAuth.js';
 
 // What the users and keys API and the CLI's `users` and `keys` commands both do, so the two
 // faces keep the same rules.
@@ -22,4 +23,14 @@ export async function createKeyFor(users: UserRecords, userId: string, name: str
   const record: ApiKeyRecord = { id: minted.id, name, userId, createdAt: at, lastUsedAt: null, revokedAt: null };
   await users.createKey({ ...record, salt: minted.salt, hash: minted.hash });
   return { record, key: minted.key };
+}
+
+/**
+ * The user a task nobody named an owner for runs for (a file's task, `syndicate tasks add` without
+ * --user): the earliest admin; before serve's first start has made one, `admin`, the id it gets.
+ */
+export async function firstAdmin(users: UserRecords): Promise<string> {
+  const admins = (await users.listUsers()).filter((user) => user.role === 'admin');
+  admins.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+  return admins[0]?.id ?? ADMIN_USER;
 }

@@ -101,7 +101,7 @@ export function createPostgresSchedules(db: Db): ScheduleStore {
           }
           await client.query(
             `${INSERT_TASK} ON CONFLICT (id) DO UPDATE SET cron = excluded.cron, timezone = excluded.timezone, at = excluded.at, message = excluded.message,
-               session_id = excluded.session_id, catch_up = excluded.catch_up, run_as = excluded.run_as,
+               session_id = excluded.session_id, catch_up = excluded.catch_up, owner_kind = excluded.owner_kind, owner_id = excluded.owner_id, run_as = excluded.run_as,
                -- A fired one-time task stays deactivated; anything else the file declares is active.
                active = NOT (scheduled_tasks.at IS NOT NULL AND scheduled_tasks.at = excluded.at AND scheduled_tasks.last_scheduled_for IS NOT NULL)`,
             taskParams({ ...task, origin: 'file' }),

@@ -35,7 +35,7 @@ export function createSqliteSchedules(db: Database.Database): ScheduleStore {
       `INSERT INTO scheduled_tasks (id, syndicate, name, cron, timezone, at, message, session_id, owner_kind, owner_id, run_as, requested_by, origin, active, catch_up, created_at)
        VALUES (@id, @syndicate, @name, @cron, @timezone, @at, @message, @sessionId, @ownerKind, @ownerId, @runAs, @requestedBy, 'file', 1, @catchUp, @createdAt)
        ON CONFLICT (id) DO UPDATE SET cron = excluded.cron, timezone = excluded.timezone, at = excluded.at, message = excluded.message,
-         session_id = excluded.session_id, catch_up = excluded.catch_up, run_as = excluded.run_as,
+         session_id = excluded.session_id, catch_up = excluded.catch_up, owner_kind = excluded.owner_kind, owner_id = excluded.owner_id, run_as = excluded.run_as,
          -- A fired one-time task stays deactivated; anything else the file declares is active.
          active = CASE WHEN scheduled_tasks.at IS NOT NULL AND scheduled_tasks.at = excluded.at AND scheduled_tasks.last_scheduled_for IS NOT NULL THEN 0 ELSE 1 END`,
     ),

@@ -10,9 +10,9 @@ import { idleTurns } from '../server/serverFixture.js';
 import { scratchDir } from '../support/scratchDir.js';
 import { eventually } from './jobsFixtures.js';
 
-// serve's tasks from a syndicate file over a real SQLite store and the real registry: a reloaded
-// file's `schedules:` are synced again (added, updated, removed ones deactivated), and a file that
-// no longer loads keeps the tasks it had.
+// serve's tasks from a syndicate file over a real SQLite store and the real registry: whose they
+// are (the file's `owner:`, or the earliest admin), and how a reloaded file's `schedules:` are
+// synced again (added, updated, removed ones deactivated; a file that no longer loads keeps them).
 
 function syndicateWith(schedules: string[]): string {
   return ['syndicate_name: pulse', 'orchestrator:', '  name: Pulse', '  model: scripted', '  instruction: Answer.', ...(schedules.length > 0 ? ['schedules:', ...schedules] : []), ''].join('\n');
@@ -27,13 +27,19 @@ let registry: WatchedSyndicateRegistry;
 let scheduler: TaskScheduler;
 const warnings: string[] = [];
 
-beforeEach(async () => {
-  folder = scratchDir('reload-tasks');
-  file = join(folder, 'pulse.yaml');
-  writeFileSync(file, syndicateWith([...task('brief', 'Brief me.'), ...task('digest', 'Digest.')]));
-  platform = await createPlatform({ store: join(folder, 'syndicate.db'), env: {} });
+/** Serves the file over a store holding these users (id, role, createdAt). */
+async function serve(schedules: string[], users: Array<[string, string, number]> = []): Promise<void> {
+  writeFileSync(file, syndicateWith(schedules));
+  const store = await platform.store();
+  for (const [id, role, createdAt] of users) await store.users.createUser({ id, role, createdAt });
   registry = loadSyndicates([folder], { platform, warn: (message) => void warnings.push(message), offline: true, watch: false });
   scheduler = await startSchedules(platform, registry, idleTurns(), (message) => void warnings.push(message));
+}
+
+beforeEach(async () => {
+  folder = scratchDir('declared-tasks');
+  file = join(folder, 'pulse.yaml');
+  platform = await createPlatform({ store: join(folder, 'syndicate.db'), env: {} });
 });
 
 afterEach(async () => {
@@ -49,7 +55,46 @@ async function tasks(): Promise<ScheduledTask[]> {
 
 const byName = (all: ScheduledTask[], name: string) => all.find((one) => one.name === name);
 
+describe("a syndicate file's task's owner", () => {
+  it('is the earliest admin when the file names none', async () => {
+    await serve(task('brief', 'Brief me.'), [['zed', 'admin', 1], ['admin', 'admin', 2], ['alice', 'member', 0]]);
+
+    expect(byName(await tasks(), 'brief')).toMatchObject({ owner: { kind: 'user', id: 'zed' }, runAs: 'zed' });
+  });
+
+  it('is admin, the id the first start gives the admin, before any admin exists', async () => {
+    await serve(task('brief', 'Brief me.'));
+
+    expect(byName(await tasks(), 'brief')).toMatchObject({ owner: { kind: 'user', id: 'admin' }, runAs: 'admin' });
+  });
+
+  it("is the user owner: names, and a fixed session is one of that user's sessions", async () => {
+    await serve([...task('standup', 'Standup notes.'), '    owner: alice', '    session: standup'], [['admin', 'admin', 1], ['alice', 'member', 2]]);
+
+    expect(byName(await tasks(), 'standup')).toMatchObject({ owner: { kind: 'user', id: 'alice' }, runAs: 'alice', session: { fixed: 'api:alice:standup' } });
+    expect(warnings).toStrictEqual([]);
+  });
+
+  it('changes when the reloaded file names another owner', async () => {
+    await serve([...task('brief', 'Brief me.'), '    owner: alice'], [['admin', 'admin', 1], ['alice', 'member', 2], ['bob', 'member', 3]]);
+    writeFileSync(file, syndicateWith([...task('brief', 'Brief me.'), '    owner: bob']));
+    registry.reload(file);
+
+    await eventually(async () => byName(await tasks(), 'brief')?.runAs === 'bob', 'the task runs for bob');
+    expect(byName(await tasks(), 'brief')?.owner).toStrictEqual({ kind: 'user', id: 'bob' });
+  });
+
+  it('is warned about when owner: names no user of the store', async () => {
+    await serve([...task('brief', 'Brief me.'), '    owner: carol'], [['admin', 'admin', 1]]);
+
+    expect(warnings).toStrictEqual([expect.stringContaining("the task 'brief' is owned by 'carol', who is no user here")]);
+    expect(byName(await tasks(), 'brief')?.runAs).toBe('carol');
+  });
+});
+
 describe("a reloaded syndicate file's schedules", () => {
+  beforeEach(() => serve([...task('brief', 'Brief me.'), ...task('digest', 'Digest.')]));
+
   it('adds a task the edited file declares', async () => {
     writeFileSync(file, syndicateWith([...task('brief', 'Brief me.'), ...task('digest', 'Digest.'), ...task('weekly', 'Week in review.')]));
     registry.reload(file);
