@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { scopedSessionId } from '../runtime/sessionScope.js';
+import { TASK_SESSIONS, taskSessionPrefix } from '../scheduler/tasks/index.js';
 import { hasRole, type ApiCaller } from './caller.js';
 
-// The server's sessions live in the namespace `api:<user>:` (see runtime/sessionScope.ts), so a
+// The server's sessions live in the namespace `api:<user>:` (see runtime/sessionScope.ts), and the
+// runs of a user's scheduled tasks in `task:<user>:` (scheduler/tasks/taskSessions.ts), so a
 // session id says whose it is. Another user's session is answered as missing (404), never 403.
 
+const SERVER_SCOPE = 'api';
+
 function scopeOf(userId: string): string {
-  return `api:${userId}`;
+  return `${SERVER_SCOPE}:${userId}`;
 }
 
 /** A fresh session id of the user's. */
@@ -22,14 +26,28 @@ export function sessionIdFor(userId: string, clientId: string): string {
   return clientId.startsWith(`${scopeOf(userId)}:`) ? clientId : scopedSessionId(scopeOf(userId), clientId);
 }
 
-/** The prefix of every session id of the user's (list filters). */
+/** The prefix of every session id of the user's conversations (list filters). */
 export function sessionPrefixOf(userId: string): string {
   return `${scopeOf(userId)}:`;
 }
 
+/** The prefixes of every session of the user's: their conversations, and their tasks' runs. */
+export function ownedSessionPrefixes(userId: string): string[] {
+  return [sessionPrefixOf(userId), taskSessionPrefix(userId)];
+}
+
+export function ownsSession(userId: string, sessionId: string): boolean {
+  return ownedSessionPrefixes(userId).some((prefix) => sessionId.startsWith(prefix));
+}
+
+/** An id the server gave out (a conversation's, a task run's), as opposed to a client's own name for a session. */
+export function isServerSessionId(id: string): boolean {
+  return id.startsWith(`${SERVER_SCOPE}:`) || id.startsWith(TASK_SESSIONS);
+}
+
 /** Admins see every session; everyone else only their own. */
 export function maySeeSession(caller: ApiCaller, sessionId: string): boolean {
-  return hasRole(caller, 'admin') || sessionId.startsWith(sessionPrefixOf(caller.userId));
+  return hasRole(caller, 'admin') || ownsSession(caller.userId, sessionId);
 }
 
 // User ids hold no ':' (caller.ts), so the user is the segment after `api:`.

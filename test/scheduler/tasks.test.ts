@@ -98,7 +98,7 @@ describe('the task scheduler', () => {
 
     const runs = await store.schedules.runs({ taskId, limit: 10 });
     expect(runs).toMatchObject([{ scheduledFor: START + 10_000, status: 'answered', answer: expect.stringContaining('Brief me on what changed overnight.'), startedAt: START + 10_000, endedAt: START + 10_000 }]);
-    expect(runs[0]!.sessionId).toBe(`task:${taskId}:2026-12-02T08:00:10.000Z`);
+    expect(runs[0]!.sessionId).toBe(`task:ana:${taskId}:2026-12-02T08:00:10.000Z`);
     const events = await store.readEvents(runs[0]!.sessionId!);
     expect(events.map(({ event }) => event.type)).toContain('turn-end');
   });

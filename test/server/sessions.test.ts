@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TurnEvent } from '../../src/core/events.js';
+import { newRunSessionId } from '../../src/scheduler/tasks/taskSessions.js';
 import type { Store } from '../../src/store/store.js';
 import { startTestServer, type TestServer } from './serverFixture.js';
 
@@ -90,6 +91,53 @@ describe('GET /sessions/:id and its events', () => {
       [2, 'm2'],
       [3, 'm3'],
     ]);
+  });
+});
+
+describe('the sessions of scheduled task runs', () => {
+  const alices = newRunSessionId('alice', 'task-1', Date.parse('2026-12-02T08:00:00Z'));
+  const bobs = newRunSessionId('bob', 'task-2', Date.parse('2026-12-02T08:00:00Z'));
+  beforeAll(async () => {
+    await sessionWith(alices, 2);
+    await sessionWith(bobs, 1);
+  });
+
+  it("lists a member's task runs among their sessions, and not another member's", async () => {
+    const ids = ((await (await t.api('/sessions')).json()) as Listed).sessions.map((s) => s.id);
+
+    expect(ids).toContain(alices);
+    expect(ids).toContain('api:alice:one');
+    expect(ids).not.toContain(bobs);
+  });
+
+  it('pages through conversations and task runs together, each once', async () => {
+    const all = ((await (await t.api('/sessions')).json()) as Listed).sessions.map((s) => s.id);
+    const paged: string[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page = (await (await t.api(`/sessions?limit=1${cursor === '' ? '' : `&cursor=${cursor}`}`)).json()) as Listed;
+      paged.push(...page.sessions.map((s) => s.id));
+      cursor = page.nextCursor;
+    }
+
+    expect(paged).toStrictEqual(all);
+  });
+
+  it("answers the owner's task run session and its events", async () => {
+    expect((await (await t.api(path(alices))).json()) as { session: { id: string } }).toMatchObject({ session: { id: alices, eventCount: 2 } });
+    expect((await t.api(`${path(alices)}/events`)).status).toBe(200);
+  });
+
+  it("answers another member's task run session as missing (404)", async () => {
+    expect((await t.api(path(bobs))).status).toBe(404);
+    expect((await t.api(path(alices), { key: 'bob-key' })).status).toBe(404);
+    expect((await t.api(path(bobs), { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it("lets an admin list one user's task runs with their conversations", async () => {
+    const ids = ((await (await t.api('/sessions?user=bob', { key: 'admin-key' })).json()) as Listed).sessions.map((s) => s.id);
+
+    expect(ids.sort()).toStrictEqual(['api:bob:one', bobs]);
   });
 });
 

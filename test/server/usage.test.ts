@@ -69,4 +69,13 @@ describe('GET /usage', () => {
   it('refuses a grouping the CLI does not have', async () => {
     expect((await t.api('/usage?by=colour')).status).toBe(400);
   });
+
+  it("counts the runs of a member's scheduled tasks as the member's calls", async () => {
+    await (await t.platform.store()).recordUsage([row({ sessionId: 'task:alice:task-1:2026-12-02T08:00:00.000Z', turnId: 'turn-3', agent: 'Scout' })]);
+
+    const alices = (await (await t.api('/usage?by=agent&since=7d')).json()) as Usage;
+    const bobs = (await (await t.api('/usage?by=agent&since=7d', { key: 'bob-key' })).json()) as Usage;
+    expect(alices.rows.map((r) => r.key)).toContain('Scout (Council)');
+    expect(bobs.rows.map((r) => r.key)).not.toContain('Scout (Council)');
+  });
 });

@@ -1,11 +1,12 @@
 import { LOCAL_USER } from '../../core/silo.js';
 import type { SessionRecord, Store } from '../../store/store.js';
+import { TASK_SESSIONS } from '../tasks/index.js';
 
 // Which sessions a dream reflects on: one user's conversations since the last dream. Never the
 // sessions unattended work runs in (background pieces `bg:`, dreams `dream:`, scheduled tasks
 // `task:`): a dream reflects on what people said, not on itself.
 
-const UNATTENDED_SCOPES: readonly string[] = ['bg:', 'dream:', 'task:'];
+const UNATTENDED_SCOPES: readonly string[] = ['bg:', 'dream:', TASK_SESSIONS];
 /** The namespaces faces keep sessions in (runtime/sessionScope.ts); an id in none is the local user's (the CLI). */
 const FACE_SCOPES: readonly string[] = ['api:', 'a2a:', 'mcp:'];
 

@@ -2,6 +2,7 @@ import { errorMessage } from '../../core/errors.js';
 import type { TurnStatus } from '../../core/events.js';
 import type { RunOutcome, ScheduledTask, ScheduleStore, TaskRun } from '../../store/schedules.js';
 import { dueFirings, nextFiringOf } from './firings.js';
+import { newRunSessionId } from './taskSessions.js';
 
 // The scheduler loop of one process: finds the due firings of the tasks of the syndicates it serves,
 // decides each once (the store's run record is the claim, unique per firing across processes), runs
@@ -68,9 +69,9 @@ const MIN_SLEEP_MS = 5;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** The session a firing runs in: the task's fixed one, or one of its own (`task:` sessions are unattended, see scheduler/dreams). */
+/** The session a firing runs in: the task's fixed one, or one of its own, its owner's (see taskSessions.ts). */
 export function runSessionId(task: ScheduledTask, scheduledFor: number): string {
-  return task.session === 'new' ? `task:${task.id}:${iso(scheduledFor)}` : task.session.fixed;
+  return task.session === 'new' ? newRunSessionId(task.runAs, task.id, scheduledFor) : task.session.fixed;
 }
 
 /** A turn's end as a run outcome: an empty answer is no_response; a cancelled turn was interrupted. */

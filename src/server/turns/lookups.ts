@@ -1,7 +1,7 @@
 import type { ApiCaller } from '../caller.js';
 import type { LoadedSyndicate, ServerContext } from '../context.js';
 import { fail, type Reply } from '../http/route.js';
-import { maySeeSession, sessionIdFor } from '../sessionAccess.js';
+import { isServerSessionId, maySeeSession, sessionIdFor } from '../sessionAccess.js';
 
 // What the turn routes look up before they start: the syndicate's current version, and the
 // caller's session a client names.
@@ -30,11 +30,12 @@ export function isReply(value: unknown): value is Reply {
 }
 
 /**
- * The session a client names: a server-given id (api:<user>:…) as it is, when the caller may see
- * it; any other string inside the caller's own namespace. Undefined: another user's (a 404).
+ * The session a client names: a server-given id (api:<user>:…, a task run's task:<user>:…) as it
+ * is, when the caller may see it; any other string inside the caller's own namespace. Undefined:
+ * another user's (a 404).
  */
 export function namedSession(caller: ApiCaller, clientId: string): string | undefined {
-  const id = clientId.startsWith('api:') ? clientId : sessionIdFor(caller.userId, clientId);
+  const id = isServerSessionId(clientId) ? clientId : sessionIdFor(caller.userId, clientId);
   return maySeeSession(caller, id) ? id : undefined;
 }
 

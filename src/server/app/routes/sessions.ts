@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { TurnEvent } from '../../../core/events.js';
-import type { SessionCursor, SessionRecord, Store } from '../../../store/store.js';
+import type { ListSessionsOptions, SessionCursor, SessionRecord, Store } from '../../../store/store.js';
 import { hasRole, type ApiCaller } from '../../caller.js';
 import type { SyndicateRegistry } from '../../context.js';
 import { opaqueCursor } from '../../http/cursor.js';
 import { defineRoute, fail, json, noContent, type AnyRoute } from '../../http/route.js';
-import { maySeeSession, newSessionId, sessionPrefixOf } from '../../sessionAccess.js';
+import { maySeeSession, newSessionId, ownedSessionPrefixes } from '../../sessionAccess.js';
 
 // The stored sessions of the caller (an admin: everyone's): list, transcript, delete, fork.
 // Another user's session answers 404 like a missing one (sessionAccess.ts).
@@ -35,10 +35,20 @@ function notFound(id: string) {
   return fail(404, `no session '${id}' of yours; list yours with GET /sessions`);
 }
 
-/** Which sessions the caller may list: their own; an admin's chosen user's, or everyone's. */
-function prefixFor(caller: ApiCaller, user: string | undefined): string | undefined {
-  if (!hasRole(caller, 'admin')) return sessionPrefixOf(caller.userId);
-  return user === undefined ? undefined : sessionPrefixOf(user);
+/** Which sessions the caller may list: their own; an admin's chosen user's, or everyone's (undefined). */
+function prefixesFor(caller: ApiCaller, user: string | undefined): string[] | undefined {
+  if (!hasRole(caller, 'admin')) return ownedSessionPrefixes(caller.userId);
+  return user === undefined ? undefined : ownedSessionPrefixes(user);
+}
+
+// The store's order: the most recently updated first, then by id.
+const storeOrder = (a: SessionRecord, b: SessionRecord): number => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** One page of the sessions under any of the prefixes: each prefix's page (an id range scan), merged in the store's order. */
+async function listUnder(store: Store, prefixes: string[] | undefined, options: ListSessionsOptions & { limit: number }): Promise<SessionRecord[]> {
+  if (prefixes === undefined) return store.listSessions(options);
+  const pages = await Promise.all(prefixes.map((idPrefix) => store.listSessions({ ...options, idPrefix })));
+  return pages.flat().sort(storeOrder).slice(0, options.limit);
 }
 
 export function sessionRoutes(store: () => Promise<Store>, registry: SyndicateRegistry): AnyRoute[] {
@@ -50,7 +60,7 @@ export function sessionRoutes(store: () => Promise<Store>, registry: SyndicateRe
       path: '/sessions',
       operationId: 'listSessions',
       summary: 'Your sessions, most recently updated first, a page at a time',
-      description: 'Members see their own sessions; an admin sees everyone\'s, or one user\'s with `user`.',
+      description: 'Members see their own sessions (their conversations, and the runs of their scheduled tasks); an admin sees everyone\'s, or one user\'s with `user`.',
       tag: 'Sessions',
       access: 'viewer',
       query: z.object({
@@ -63,7 +73,7 @@ export function sessionRoutes(store: () => Promise<Store>, registry: SyndicateRe
       handle: async ({ query, caller }) => {
         const syndicate = query.syndicate === undefined ? undefined : (registry.get(query.syndicate)?.current?.name ?? query.syndicate);
         // One more than the page says whether there is a next one.
-        const rows = await (await store()).listSessions({ syndicate, idPrefix: prefixFor(caller, query.user), limit: query.limit + 1, after: query.cursor });
+        const rows = await listUnder(await store(), prefixesFor(caller, query.user), { syndicate, limit: query.limit + 1, after: query.cursor });
         const page = rows.slice(0, query.limit);
         return json({ sessions: page.map(sessionOf), nextCursor: rows.length > query.limit ? cursor.encode({ u: page.at(-1)!.updatedAt, i: page.at(-1)!.id }) : null });
       },

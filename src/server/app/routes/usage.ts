@@ -6,7 +6,7 @@ import type { Store } from '../../../store/store.js';
 import { hasRole } from '../../caller.js';
 import type { SyndicateRegistry } from '../../context.js';
 import { defineRoute, json, type AnyRoute } from '../../http/route.js';
-import { sessionPrefixOf } from '../../sessionAccess.js';
+import { ownsSession } from '../../sessionAccess.js';
 
 // GET /usage: the ledger grouped as `syndicate usage` groups it (telemetry/ledger/summarizeUsage),
 // with cost. A member sees the calls of their own sessions; an admin every call.
@@ -54,7 +54,7 @@ export function usageRoutes(store: () => Promise<Store>, registry: SyndicateRegi
       handle: async ({ query, caller }) => {
         const syndicate = query.syndicate === undefined ? undefined : (registry.get(query.syndicate)?.current?.name ?? query.syndicate);
         const all = await (await store()).queryUsage({ since: query.since, syndicate });
-        const mine = hasRole(caller, 'admin') ? all : all.filter((row) => row.sessionId?.startsWith(sessionPrefixOf(caller.userId)));
+        const mine = hasRole(caller, 'admin') ? all : all.filter((row) => row.sessionId !== null && ownsSession(caller.userId, row.sessionId));
         const summary = summarizeUsage(mine, query.by, prices);
         return json({ by: summary.by, rows: summary.groups.map((group) => ({ key: group.key, ...totalsOf(group) })), total: totalsOf(summary.total) });
       },
