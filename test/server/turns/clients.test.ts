@@ -3,7 +3,7 @@ import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessa
 import { HttpAgent, type AgentSubscriber, type Message, type SubagentStartedEvent } from '@ag-ui/client';
 import type { DelegationPart, ToolCaller, TurnMetadata } from '../../../src/server/turns/formats/uiMessageStream.js';
 import { auth, startTurnServer, type TurnServer } from './harness.js';
-import { calculatingCouncil, council, planningTeam, QUESTION, RESEARCHER_THINKS, waiter } from './fixtures.js';
+import { calculatingCouncil, council, planningTeam, QUESTION, RESEARCHER_THINKS, triageDesk, waiter } from './fixtures.js';
 
 // The AI SDK and AG-UI endpoints, driven by their official clients: ai's DefaultChatTransport and
 // readUIMessageStream (what useChat does), and @ag-ui/client's HttpAgent.
@@ -62,6 +62,16 @@ describe('AI SDK UI message stream', () => {
     expect(calculator).toMatchObject({ state: 'output-available', input: { expression: '6*7' }, toolMetadata: caller });
     expect(JSON.stringify(calculator?.type === 'dynamic-tool' && calculator.output)).toContain('42');
     expect(researcher).toMatchObject({ status: 'completed', output: '42 designers are looking for work.' });
+  });
+
+  it("gives the route and its reason as a data-route part, and the specialist's answer as the text", async () => {
+    server = await startTurnServer([triageDesk()]);
+
+    const message = await lastMessage(await send(transport(server.api, 'triage'), 'chat-5', 'Where is my invoice for last month?'));
+
+    const route = message.parts.find((part) => part.type === 'data-route');
+    expect(route?.type === 'data-route' && route.data).toMatchObject({ route: 'Billing', source: 'classifier', reason: expect.stringContaining('invoice') });
+    expect(textOf(message)).not.toBe('');
   });
 
   it('reconnects to a running turn and reads it whole; answers no stream once none runs', async () => {
@@ -156,6 +166,18 @@ describe('AG-UI', () => {
 
     expect(result).toMatchObject({ status: 'input-required', output: QUESTION });
     expect(outcomes).toEqual([{ type: 'suspended' }]);
+  });
+
+  it('gives the route and its reason as a CUSTOM syndicate.route event', async () => {
+    server = await startTurnServer([triageDesk()]);
+    const agent = agentFor(server.api, 'triage', 'thread-5');
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Where is my invoice for last month?' });
+    const custom: Array<{ name: string; value: unknown }> = [];
+
+    const { result } = await agent.runAgent({ runId: 'run-1' }, { onCustomEvent: ({ event }) => void custom.push(event) });
+
+    expect(result).toMatchObject({ status: 'completed' });
+    expect(custom).toEqual([{ type: 'CUSTOM', name: 'syndicate.route', value: { route: 'Billing', source: 'classifier', reason: expect.stringContaining('invoice') } }]);
   });
 
   it('continues the thread: an ask_user question is answered by the next run', async () => {

@@ -52,3 +52,9 @@ export function planningTeam(): LoadedSyndicate {
   const planner = agent('Planner', { description: 'Plans events.', tools: ['ask_user'], script: [{ match: 'offsite', tool_calls: [{ tool: 'ask_user', args: { question: QUESTION } }], repeat: true }] });
   return served(agent('Organizer', { subagents: [planner] }), { tools: testTools() }, { name: 'Team' });
 }
+
+/** A Triage agent that routes each message to the specialist its classifier names. */
+export function triageDesk(): LoadedSyndicate {
+  const specialists = [agent('Billing', { description: 'Invoices, charges, payments and refunds.' }), agent('Technical', { description: 'Errors, crashes, login problems and bugs.' })];
+  return served(agent('Triage', { subagents: specialists, dispatch: { default_route: 'Technical' } }), {}, { name: 'Triage' });
+}
