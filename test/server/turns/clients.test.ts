@@ -51,7 +51,7 @@ describe('AI SDK UI message stream', () => {
     expect(message.parts.some((part) => part.type === 'step-start')).toBe(true);
   });
 
-  it("shows a subagent's tool call, with its arguments and result, as a tool part that names its delegation", async () => {
+  it("shows a subagent's tool call, with its arguments and result, and its thinking as parts that name its delegation", async () => {
     server = await startTurnServer([calculatingCouncil()]);
 
     const message = await lastMessage(await send(transport(server.api, 'council'), 'chat-4', 'Hire a designer?'));
@@ -62,6 +62,7 @@ describe('AI SDK UI message stream', () => {
     expect(calculator).toMatchObject({ state: 'output-available', input: { expression: '6*7' }, toolMetadata: caller });
     expect(JSON.stringify(calculator?.type === 'dynamic-tool' && calculator.output)).toContain('42');
     expect(researcher).toMatchObject({ status: 'completed', output: '42 designers are looking for work.' });
+    expect(message.parts.find((part) => part.type === 'reasoning')).toMatchObject({ text: RESEARCHER_THINKS, providerMetadata: { syndicate: caller } });
   });
 
   it("gives the route and its reason as a data-route part, and the specialist's answer as the text", async () => {

@@ -84,6 +84,18 @@ describe('AI SDK UI message chunks', () => {
     expect(chunks).toContainEqual({ type: 'tool-output-available', toolCallId: 'k1', output: 42, dynamic: true });
   });
 
+  it("shows a subagent's thinking as a reasoning part whose providerMetadata names its agent and delegation", () => {
+    const map = createUiMessageMapper();
+
+    const chunks = NESTED.flatMap(map);
+
+    expect(chunks.filter((chunk) => chunk.type.startsWith('reasoning-'))).toEqual([
+      { type: 'reasoning-start', id: 'c2:0:reasoning', providerMetadata: { syndicate: { agent: 'Researcher', delegation: 'c2', depth: 2 } } },
+      { type: 'reasoning-delta', id: 'c2:0:reasoning', delta: 'Let me count' },
+      { type: 'reasoning-end', id: 'c2:0:reasoning' },
+    ]);
+  });
+
   it('streams thinking followed by text once each, and a replay of the stored events makes the same chunks', () => {
     const step = [SPEAKS[0]!, event({ type: 'thinking-delta', delta: 'hmm' }), event({ type: 'text-delta', delta: 'Hello' }), event(USAGE), event({ type: 'thinking', text: 'hmm' }), event({ type: 'message', text: 'Hello' }), END];
 

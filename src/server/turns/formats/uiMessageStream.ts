@@ -6,7 +6,9 @@ import { createRunParts, type PartChange } from './runParts.js';
 
 // The AI SDK UI message stream (v1), what useChat and DefaultChatTransport read. The answer is the
 // turn's root run (events outside any delegation): its text and thinking become text and reasoning
-// parts, one step per model call. Tool calls and delegations at any depth are dynamic tool parts
+// parts, one step per model call. A subagent's thinking is a reasoning part too, its
+// providerMetadata.syndicate naming the agent and its delegation (its text is its delegation's
+// output, not part of the answer). Tool calls and delegations at any depth are dynamic tool parts
 // (a delegation's tool is the agent it went to) whose `toolMetadata` names the agent that made the
 // call and the delegation it made it in, so a subagent's calls sit under their delegation; each
 // delegation is also a `data-delegation` part, updated in place by its callId, that says where it
@@ -95,11 +97,14 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
   return (event) => {
     const out: Chunk[] = [];
     const main = event.delegationId === undefined;
-    // Subagents' text and thinking stay out of the answer: their delegation's output carries what they said.
     for (const change of parts.changes(event)) {
-      if (change.part.run !== undefined) continue;
-      if (change.change === 'open') inStep(out);
-      out.push(partChunk(change));
+      if (change.part.run === undefined) {
+        if (change.change === 'open') inStep(out);
+        out.push(partChunk(change));
+      } else if (change.part.kind === 'reasoning') {
+        // Of a subagent only its thinking: its text is its delegation's output, not part of the answer.
+        out.push(change.change === 'open' ? { type: 'reasoning-start', id: change.part.id, providerMetadata: { syndicate: callerOf(event) } } : partChunk(change));
+      }
     }
     switch (event.type) {
       case 'turn-start':
