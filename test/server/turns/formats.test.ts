@@ -189,6 +189,18 @@ describe('AG-UI events', () => {
     expect(starts(parallel)).toContainEqual(JSON.stringify({ type: 'TEXT_MESSAGE_START', messageId: 'r1:c3:0', role: 'assistant', subagentRunId: 'c3' }));
   });
 
+  it('reports a failed delegation as SUBAGENT_ERROR with what went wrong, and its tool call as answered with that', () => {
+    const map = createAgUiMapper(run);
+
+    const events = [SPEAKS[0]!, DELEGATES[0]!, event({ type: 'delegation-end', to: 'Advocate', callId: 'c1', output: 'Advocate failed: the model is down', isError: true })].flatMap(map);
+
+    expect(events.slice(-3)).toEqual([
+      { type: 'SUBAGENT_ERROR', subagentRunId: 'c1', message: 'Advocate failed: the model is down' },
+      { type: 'TOOL_CALL_RESULT', messageId: 'c1-result', toolCallId: 'c1', role: 'tool', content: 'Advocate failed: the model is down' },
+      { type: 'STEP_FINISHED', stepName: 'Advocate c1' },
+    ]);
+  });
+
   it('suspends the delegations a turn ends in when a subagent asked the user, before RUN_FINISHED', () => {
     const map = createAgUiMapper(run);
 
