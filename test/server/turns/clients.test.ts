@@ -75,6 +75,16 @@ describe('AI SDK UI message stream', () => {
     expect(textOf(message)).not.toBe('');
   });
 
+  it("ends a turn whose subagent asked the user input-required, the question as the answer's text, its delegation input-required", async () => {
+    server = await startTurnServer([planningTeam()]);
+
+    const message = await lastMessage(await send(transport(server.api, 'team'), 'chat-6', 'Plan the offsite'));
+
+    expect(message.metadata).toMatchObject({ status: 'input-required' });
+    expect(textOf(message)).toBe(QUESTION);
+    expect(treeOf(message)).toEqual([expect.objectContaining({ agent: 'Planner', status: 'input-required' })]);
+  });
+
   it('reconnects to a running turn and reads it whole; answers no stream once none runs', async () => {
     const { syndicate, gate } = waiter();
     server = await startTurnServer([syndicate]);

@@ -29,7 +29,8 @@ export interface DelegationPart {
   parent: string | null;
   /** 1 for the root agent's delegations, +1 per level. */
   depth: number;
-  status: 'running' | 'completed' | 'failed';
+  /** A delegation the turn ended in takes the turn's status: 'input-required' when a subagent asked the user. */
+  status: 'running' | 'completed' | 'failed' | 'cancelled' | 'input-required';
   request: string;
   output: string | null;
 }
@@ -72,6 +73,7 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
   let stepOpen = false;
   let callEnded = false;
   const delegations = new Map<string, DelegationPart>();
+  let rootSaid: string | undefined;
 
   const finishStep = (out: Chunk[]): void => {
     if (stepOpen) out.push({ type: 'finish-step' });
@@ -113,6 +115,9 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
       case 'usage':
         if (main) callEnded = true;
         break;
+      case 'message':
+        if (main) rootSaid = event.text;
+        break;
       case 'tool-call':
         if (main) callInStep(out);
         out.push(toolInput(event, event.callId, event.tool, event.input));
@@ -144,6 +149,17 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
         if (main && event.code !== 'cancelled') out.push({ type: 'error', errorText: event.message });
         break;
       case 'turn-end':
+        for (const part of delegations.values()) {
+          if (part.status !== 'running') continue;
+          part.status = event.status;
+          out.push(delegationChunk(part));
+        }
+        // A subagent's question ends the turn without the root agent saying it: the answer is the question.
+        if (event.status === 'input-required' && event.output !== rootSaid) {
+          const id = `question-${event.turnId}`;
+          inStep(out);
+          out.push({ type: 'text-start', id }, { type: 'text-delta', id, delta: event.output }, { type: 'text-end', id });
+        }
         finishStep(out);
         if (event.status === 'cancelled') out.push({ type: 'abort', reason: event.error ?? 'the turn was cancelled' });
         out.push({ type: 'finish', finishReason: FINISH_REASONS[event.status], messageMetadata: { status: event.status, turnId: event.turnId } });
