@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
-import { HttpAgent, type AgentSubscriber } from '@ag-ui/client';
-import type { DelegationPart, TurnMetadata } from '../../../src/server/turns/formats/uiMessageStream.js';
-import type { AgUiDelegation } from '../../../src/server/turns/formats/agUi.js';
+import { HttpAgent, type AgentSubscriber, type Message, type SubagentStartedEvent } from '@ag-ui/client';
+import type { DelegationPart, ToolCaller, TurnMetadata } from '../../../src/server/turns/formats/uiMessageStream.js';
 import { auth, startTurnServer, type TurnServer } from './harness.js';
-import { council, QUESTION, waiter } from './fixtures.js';
+import { calculatingCouncil, council, planningTeam, QUESTION, RESEARCHER_THINKS, triageDesk, waiter } from './fixtures.js';
 
 // The AI SDK and AG-UI endpoints, driven by their official clients: ai's DefaultChatTransport and
 // readUIMessageStream (what useChat does), and @ag-ui/client's HttpAgent.
@@ -31,6 +30,8 @@ function send(chat: DefaultChatTransport<ChatMessage>, chatId: string, text: str
   return chat.sendMessages({ trigger: 'submit-message', chatId, messageId: undefined, abortSignal: undefined, messages: [{ id: `m-${text}`, role: 'user', parts: [{ type: 'text', text }] }] });
 }
 
+const treeOf = (message: ChatMessage): DelegationPart[] => message.parts.flatMap((part) => (part.type === 'data-delegation' ? [part.data as DelegationPart] : []));
+
 const textOf = (message: ChatMessage): string => message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
 
 describe('AI SDK UI message stream', () => {
@@ -43,11 +44,45 @@ describe('AI SDK UI message stream', () => {
     expect(textOf(message)).not.toBe('');
     const tools = message.parts.filter((part) => part.type === 'dynamic-tool');
     expect(tools.map((part) => [part.toolName, part.state])).toEqual(expect.arrayContaining([['Advocate', 'output-available'], ['Researcher', 'output-available'], ['Skeptic', 'output-available']]));
-    const tree = message.parts.flatMap((part) => (part.type === 'data-delegation' ? [part.data as DelegationPart] : []));
+    const tree = treeOf(message);
     const advocate = tree.find((node) => node.agent === 'Advocate')!;
     expect(tree.find((node) => node.agent === 'Researcher')).toMatchObject({ parent: advocate.callId, depth: 2, status: 'completed' });
     expect(advocate).toMatchObject({ parent: null, depth: 1, status: 'completed' });
     expect(message.parts.some((part) => part.type === 'step-start')).toBe(true);
+  });
+
+  it("shows a subagent's tool call, with its arguments and result, and its thinking as parts that name its delegation", async () => {
+    server = await startTurnServer([calculatingCouncil()]);
+
+    const message = await lastMessage(await send(transport(server.api, 'council'), 'chat-4', 'Hire a designer?'));
+
+    const researcher = treeOf(message).find((node) => node.agent === 'Researcher')!;
+    const calculator = message.parts.find((part) => part.type === 'dynamic-tool' && part.toolName === 'calculator');
+    const caller: ToolCaller = { agent: 'Researcher', delegation: researcher.callId, depth: 2 };
+    expect(calculator).toMatchObject({ state: 'output-available', input: { expression: '6*7' }, toolMetadata: caller });
+    expect(JSON.stringify(calculator?.type === 'dynamic-tool' && calculator.output)).toContain('42');
+    expect(researcher).toMatchObject({ status: 'completed', output: '42 designers are looking for work.' });
+    expect(message.parts.find((part) => part.type === 'reasoning')).toMatchObject({ text: RESEARCHER_THINKS, providerMetadata: { syndicate: caller } });
+  });
+
+  it("gives the route and its reason as a data-route part, and the specialist's answer as the text", async () => {
+    server = await startTurnServer([triageDesk()]);
+
+    const message = await lastMessage(await send(transport(server.api, 'triage'), 'chat-5', 'Where is my invoice for last month?'));
+
+    const route = message.parts.find((part) => part.type === 'data-route');
+    expect(route?.type === 'data-route' && route.data).toMatchObject({ route: 'Billing', source: 'classifier', reason: expect.stringContaining('invoice') });
+    expect(textOf(message)).not.toBe('');
+  });
+
+  it("ends a turn whose subagent asked the user input-required, the question as the answer's text, its delegation input-required", async () => {
+    server = await startTurnServer([planningTeam()]);
+
+    const message = await lastMessage(await send(transport(server.api, 'team'), 'chat-6', 'Plan the offsite'));
+
+    expect(message.metadata).toMatchObject({ status: 'input-required' });
+    expect(textOf(message)).toBe(QUESTION);
+    expect(treeOf(message)).toEqual([expect.objectContaining({ agent: 'Planner', status: 'input-required' })]);
   });
 
   it('reconnects to a running turn and reads it whole; answers no stream once none runs', async () => {
@@ -80,32 +115,80 @@ describe('AI SDK UI message stream', () => {
   });
 });
 
+const toolCallsOf = (message: Message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : []);
+
 describe('AG-UI', () => {
   function agentFor(api: string, syndicate: string, threadId: string): HttpAgent {
     return new HttpAgent({ url: `${api}/syndicates/${syndicate}/ag-ui`, headers: auth(), threadId });
   }
 
-  it('runs a turn: the answer as an assistant message, delegations as steps, tool calls and a nested tree', async () => {
+  it('runs a turn: the answer as an assistant message, delegations as subagents spawned by tool calls, and as steps', async () => {
     server = await startTurnServer([council()]);
     const agent = agentFor(server.api, 'council', 'thread-1');
     agent.addMessage({ id: 'u1', role: 'user', content: 'Hire a designer?' });
     const steps: string[] = [];
-    const tree: AgUiDelegation[] = [];
+    const subagents: SubagentStartedEvent[] = [];
+    const finished: string[] = [];
     const subscriber: AgentSubscriber = {
       onStepStartedEvent: ({ event }) => void steps.push(event.stepName),
-      onCustomEvent: ({ event }) => void (event.name === 'syndicate.delegation' && tree.push(event.value as AgUiDelegation)),
+      onSubagentStartedEvent: ({ event }) => void subagents.push(event),
+      onSubagentFinishedEvent: ({ event }) => void finished.push(event.subagentRunId),
     };
 
     const { result, newMessages } = await agent.runAgent({ runId: 'run-1' }, subscriber);
 
     expect(result).toMatchObject({ status: 'completed' });
     expect(steps.map((step) => step.split(' ')[0])).toEqual(expect.arrayContaining(['Advocate', 'Researcher', 'Skeptic']));
-    const advocate = tree.find((node) => node.agent === 'Advocate')!;
-    expect(tree.filter((node) => node.agent === 'Researcher').map((node) => node.status)).toEqual(['running', 'completed']);
-    expect(tree.find((node) => node.agent === 'Researcher')).toMatchObject({ parent: advocate.callId, depth: 2 });
-    const assistant = newMessages.filter((message) => message.role === 'assistant');
-    expect(assistant.flatMap((message) => ('toolCalls' in message ? (message.toolCalls ?? []).map((call) => call.function.name) : []))).toEqual(expect.arrayContaining(['Advocate', 'Skeptic']));
-    expect(assistant.some((message) => typeof message.content === 'string' && message.content.length > 0)).toBe(true);
+    const advocate = subagents.find((event) => event.name === 'Advocate')!;
+    expect(advocate.parentSubagentRunId).toBeUndefined();
+    expect(subagents.find((event) => event.name === 'Researcher')).toMatchObject({ parentSubagentRunId: advocate.subagentRunId });
+    expect(finished.sort()).toEqual(subagents.map((event) => event.subagentRunId).sort());
+    const root = newMessages.filter((message) => message.role === 'assistant' && message.subagentRunId === undefined);
+    expect(root.flatMap(toolCallsOf).map((call) => call.function.name)).toEqual(expect.arrayContaining(['Advocate', 'Skeptic']));
+    expect(root.some((message) => typeof message.content === 'string' && message.content.length > 0)).toBe(true);
+  });
+
+  it("shows a subagent's thinking, tool call and result as messages of its subagent run, the call with its arguments", async () => {
+    server = await startTurnServer([calculatingCouncil()]);
+    const agent = agentFor(server.api, 'council', 'thread-3');
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Hire a designer?' });
+    const subagents: SubagentStartedEvent[] = [];
+
+    const { newMessages } = await agent.runAgent({ runId: 'run-1' }, { onSubagentStartedEvent: ({ event }) => void subagents.push(event) });
+
+    const researcher = subagents.find((event) => event.name === 'Researcher')!.subagentRunId;
+    const own = newMessages.filter((message) => message.subagentRunId === researcher);
+    const call = own.flatMap(toolCallsOf).find((each) => each.function.name === 'calculator')!;
+    expect(JSON.parse(call.function.arguments)).toEqual({ expression: '6*7' });
+    expect(own.find((message) => message.role === 'tool' && message.toolCallId === call.id)?.content).toContain('42');
+    expect(own.find((message) => message.role === 'reasoning')?.content).toBe(RESEARCHER_THINKS);
+    expect(own.some((message) => message.role === 'assistant' && message.content === '42 designers are looking for work.')).toBe(true);
+    const advocate = newMessages.filter((message) => message.subagentRunId === subagents.find((event) => event.name === 'Advocate')!.subagentRunId);
+    expect(advocate.flatMap(toolCallsOf).map((each) => each.id)).toContain(researcher);
+  });
+
+  it('ends a run whose subagent asked the user input-required, with that subagent suspended', async () => {
+    server = await startTurnServer([planningTeam()]);
+    const agent = agentFor(server.api, 'team', 'thread-4');
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Plan the offsite' });
+    const outcomes: unknown[] = [];
+
+    const { result } = await agent.runAgent({ runId: 'run-1' }, { onSubagentFinishedEvent: ({ event }) => void outcomes.push(event.outcome) });
+
+    expect(result).toMatchObject({ status: 'input-required', output: QUESTION });
+    expect(outcomes).toEqual([{ type: 'suspended' }]);
+  });
+
+  it('gives the route and its reason as a CUSTOM syndicate.route event', async () => {
+    server = await startTurnServer([triageDesk()]);
+    const agent = agentFor(server.api, 'triage', 'thread-5');
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Where is my invoice for last month?' });
+    const custom: Array<{ name: string; value: unknown }> = [];
+
+    const { result } = await agent.runAgent({ runId: 'run-1' }, { onCustomEvent: ({ event }) => void custom.push(event) });
+
+    expect(result).toMatchObject({ status: 'completed' });
+    expect(custom).toEqual([{ type: 'CUSTOM', name: 'syndicate.route', value: { route: 'Billing', source: 'classifier', reason: expect.stringContaining('invoice') } }]);
   });
 
   it('continues the thread: an ask_user question is answered by the next run', async () => {

@@ -30,3 +30,31 @@ export function council(): LoadedSyndicate {
   const root = agent('Moderator', { subagents: [advocate, agent('Skeptic', { description: 'Builds the case against a claim.' })] });
   return served(root, {}, { name: 'Council' });
 }
+
+export const RESEARCHER_THINKS = 'Count the designers first.';
+
+/** The council whose Researcher thinks, calls the calculator, then answers with the result. */
+export function calculatingCouncil(): LoadedSyndicate {
+  const researcher = agent('Researcher', {
+    description: 'Finds supporting facts.',
+    tools: ['calculator'],
+    script: [
+      { match: 'designer', thinking: RESEARCHER_THINKS, tool_calls: [{ tool: 'calculator', args: { expression: '6*7' } }] },
+      { match: '42', reply: '42 designers are looking for work.' },
+    ],
+  });
+  const advocate = agent('Advocate', { description: 'Builds the case for a claim.', subagents: [researcher] });
+  return served(agent('Moderator', { subagents: [advocate, agent('Skeptic', { description: 'Builds the case against a claim.' })] }), { tools: testTools() }, { name: 'Council' });
+}
+
+/** An Organizer whose Planner asks the user a question on "offsite". */
+export function planningTeam(): LoadedSyndicate {
+  const planner = agent('Planner', { description: 'Plans events.', tools: ['ask_user'], script: [{ match: 'offsite', tool_calls: [{ tool: 'ask_user', args: { question: QUESTION } }], repeat: true }] });
+  return served(agent('Organizer', { subagents: [planner] }), { tools: testTools() }, { name: 'Team' });
+}
+
+/** A Triage agent that routes each message to the specialist its classifier names. */
+export function triageDesk(): LoadedSyndicate {
+  const specialists = [agent('Billing', { description: 'Invoices, charges, payments and refunds.' }), agent('Technical', { description: 'Errors, crashes, login problems and bugs.' })];
+  return served(agent('Triage', { subagents: specialists, dispatch: { default_route: 'Technical' } }), {}, { name: 'Triage' });
+}

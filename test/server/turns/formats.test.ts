@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventSchemas } from '@ag-ui/core/schemas';
-import type { TurnEvent, TurnEventBody } from '../../../src/core/events.js';
+import { isPersisted, type TurnEvent, type TurnEventBody } from '../../../src/core/events.js';
 import { createAgUiMapper } from '../../../src/server/turns/formats/agUi.js';
 import { ownEventsMessage } from '../../../src/server/turns/formats/ownEvents.js';
 import { createUiMessageMapper } from '../../../src/server/turns/formats/uiMessageStream.js';
@@ -21,6 +21,22 @@ const DELEGATES = [
   event({ type: 'delegation-end', to: 'Advocate', callId: 'c1', output: 'case', isError: false }),
 ];
 const END = event({ type: 'turn-end', status: 'completed', output: 'Hello' });
+const RESEARCHER = { agent: 'Researcher', depth: 2, delegationId: 'c2' };
+const USAGE = { type: 'usage', provider: 'p', model: 'm', latencyMs: 1, outcome: 'ok', inputTokens: 1, outputTokens: 1, reasoningTokens: 0, cachedInputTokens: 0 } as const;
+/** The Researcher thinks, calls a tool, then answers: live (with deltas) as a stream sees it. */
+const RESEARCHES = [
+  event({ type: 'thinking-delta', delta: 'Let me count' }, RESEARCHER),
+  event(USAGE, RESEARCHER),
+  event({ type: 'thinking', text: 'Let me count' }, RESEARCHER),
+  event({ type: 'tool-call', tool: 'calculator', callId: 'k1', input: { expression: '6*7' } }, RESEARCHER),
+  event({ type: 'tool-result', tool: 'calculator', callId: 'k1', output: 42, isError: false }, RESEARCHER),
+  event({ type: 'text-delta', delta: 'It is 42' }, RESEARCHER),
+  event(USAGE, RESEARCHER),
+  event({ type: 'message', text: 'It is 42' }, RESEARCHER),
+];
+/** The council with the Researcher's work inside its delegation. */
+const NESTED = [SPEAKS[0]!, ...DELEGATES.slice(0, 2), ...RESEARCHES, ...DELEGATES.slice(3)];
+const stored = (events: readonly TurnEvent[]): TurnEvent[] => events.filter(isPersisted);
 
 describe('AI SDK UI message chunks', () => {
   it("makes the main run's deltas one text part in a step, closed by its message", () => {
@@ -34,7 +50,7 @@ describe('AI SDK UI message chunks', () => {
 
     const chunks = [SPEAKS[0]!, event({ type: 'message', text: 'Hello' })].flatMap(map);
 
-    expect(chunks).toContainEqual({ type: 'text-delta', id: 'text-1', delta: 'Hello' });
+    expect(chunks).toContainEqual({ type: 'text-delta', id: 'root:0', delta: 'Hello' });
   });
 
   it("keeps subagents' text out of the answer and nests delegations by their parent's callId", () => {
@@ -50,9 +66,44 @@ describe('AI SDK UI message chunks', () => {
   it('starts a new step for the model call after the previous one', () => {
     const map = createUiMessageMapper();
 
-    const chunks = [...SPEAKS, event({ type: 'usage', provider: 'p', model: 'm', latencyMs: 1, outcome: 'ok', inputTokens: 1, outputTokens: 1, reasoningTokens: 0, cachedInputTokens: 0 }), event({ type: 'tool-call', tool: 'calc', callId: 'k1', input: { a: 1 } })].flatMap(map);
+    const chunks = [...SPEAKS, event(USAGE), event({ type: 'tool-call', tool: 'calc', callId: 'k1', input: { a: 1 } })].flatMap(map);
 
     expect(chunks.map((chunk) => chunk.type).slice(-3)).toEqual(['finish-step', 'start-step', 'tool-input-available']);
+  });
+
+  it("names, in a subagent's tool part, the agent that made the call and the delegation it made it in", () => {
+    const map = createUiMessageMapper();
+
+    const chunks = NESTED.flatMap(map);
+
+    expect(chunks.filter((chunk) => chunk.type === 'tool-input-available')).toEqual([
+      expect.objectContaining({ toolCallId: 'c1', toolName: 'Advocate', toolMetadata: { agent: 'Moderator', delegation: null, depth: 0 } }),
+      expect.objectContaining({ toolCallId: 'c2', toolName: 'Researcher', toolMetadata: { agent: 'Advocate', delegation: 'c1', depth: 1 } }),
+      expect.objectContaining({ toolCallId: 'k1', toolName: 'calculator', input: { expression: '6*7' }, toolMetadata: { agent: 'Researcher', delegation: 'c2', depth: 2 } }),
+    ]);
+    expect(chunks).toContainEqual({ type: 'tool-output-available', toolCallId: 'k1', output: 42, dynamic: true });
+  });
+
+  it("shows a subagent's thinking as a reasoning part whose providerMetadata names its agent and delegation", () => {
+    const map = createUiMessageMapper();
+
+    const chunks = NESTED.flatMap(map);
+
+    expect(chunks.filter((chunk) => chunk.type.startsWith('reasoning-'))).toEqual([
+      { type: 'reasoning-start', id: 'c2:0:reasoning', providerMetadata: { syndicate: { agent: 'Researcher', delegation: 'c2', depth: 2 } } },
+      { type: 'reasoning-delta', id: 'c2:0:reasoning', delta: 'Let me count' },
+      { type: 'reasoning-end', id: 'c2:0:reasoning' },
+    ]);
+  });
+
+  it('streams thinking followed by text once each, and a replay of the stored events makes the same chunks', () => {
+    const step = [SPEAKS[0]!, event({ type: 'thinking-delta', delta: 'hmm' }), event({ type: 'text-delta', delta: 'Hello' }), event(USAGE), event({ type: 'thinking', text: 'hmm' }), event({ type: 'message', text: 'Hello' }), END];
+
+    const live = step.flatMap(createUiMessageMapper());
+    const replayed = stored(step).flatMap(createUiMessageMapper());
+
+    expect(live.map((chunk) => chunk.type)).toEqual(['start', 'start-step', 'reasoning-start', 'reasoning-delta', 'reasoning-end', 'text-start', 'text-delta', 'text-end', 'finish-step', 'finish']);
+    expect(replayed).toEqual(live);
   });
 
   it('maps thinking to a reasoning part, the route to a data part, and a cancel to abort before finish', () => {
@@ -82,11 +133,86 @@ describe('AG-UI events', () => {
     for (const each of events) expect(EventSchemas.safeParse(each).success, JSON.stringify(each)).toBe(true);
     expect(events.map((each) => each.type)).toEqual([
       'RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
-      'STEP_STARTED', 'CUSTOM', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END',
-      'STEP_STARTED', 'CUSTOM', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END',
-      'TOOL_CALL_RESULT', 'CUSTOM', 'STEP_FINISHED', 'TOOL_CALL_RESULT', 'CUSTOM', 'STEP_FINISHED',
+      'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'STEP_STARTED', 'SUBAGENT_STARTED',
+      'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'STEP_STARTED', 'SUBAGENT_STARTED',
+      'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
+      'SUBAGENT_FINISHED', 'TOOL_CALL_RESULT', 'STEP_FINISHED', 'SUBAGENT_FINISHED', 'TOOL_CALL_RESULT', 'STEP_FINISHED',
       'REASONING_START', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_CONTENT', 'REASONING_MESSAGE_END', 'REASONING_END',
       'RUN_FINISHED',
+    ]);
+  });
+
+  it('makes each delegation a subagent spawned by the tool call of the agent that delegated', () => {
+    const map = createAgUiMapper(run);
+
+    const events = NESTED.flatMap(map);
+
+    expect(events.filter((each) => each.type === 'SUBAGENT_STARTED')).toEqual([
+      { type: 'SUBAGENT_STARTED', subagentRunId: 'c1', name: 'Advocate', parentToolCallId: 'c1', parentMessageId: 'r1:root:0' },
+      { type: 'SUBAGENT_STARTED', subagentRunId: 'c2', name: 'Researcher', parentToolCallId: 'c2', parentMessageId: 'r1:c1:0', parentSubagentRunId: 'c1' },
+    ]);
+    expect(events.find((each) => each.type === 'TOOL_CALL_START' && (each as { toolCallId?: string }).toolCallId === 'c2')).toMatchObject({ toolCallName: 'Researcher', subagentRunId: 'c1' });
+    expect(events.filter((each) => each.type === 'SUBAGENT_FINISHED')).toEqual([
+      { type: 'SUBAGENT_FINISHED', subagentRunId: 'c2', result: 'facts' },
+      { type: 'SUBAGENT_FINISHED', subagentRunId: 'c1', result: 'case' },
+    ]);
+  });
+
+  it("attributes a subagent's thinking, tool call and text to its run, the call to the message of the model call that made it", () => {
+    const map = createAgUiMapper(run);
+
+    const events = NESTED.flatMap(map);
+    const researcher = events.filter((each) => (each as { subagentRunId?: string }).subagentRunId === 'c2' && !each.type.startsWith('SUBAGENT'));
+
+    expect(researcher.map((each) => each.type)).toEqual([
+      'REASONING_START', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_CONTENT', 'REASONING_MESSAGE_END', 'REASONING_END',
+      'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT',
+      'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
+    ]);
+    expect(researcher[5]).toMatchObject({ toolCallId: 'k1', toolCallName: 'calculator', parentMessageId: 'r1:c2:0' });
+    expect(researcher[6]).toMatchObject({ delta: JSON.stringify({ expression: '6*7' }) });
+    expect(researcher[8]).toMatchObject({ toolCallId: 'k1', content: '42' });
+    expect(researcher[9]).toMatchObject({ messageId: 'r1:c2:1' });
+  });
+
+  it('gives a replay of the stored events the messages of the live stream, with the same ids, where parallel runs interleave', () => {
+    const starts = (events: readonly TurnEvent[]): string[] =>
+      events
+        .flatMap(createAgUiMapper(run))
+        .filter((each) => each.type.endsWith('_START'))
+        .map((each) => JSON.stringify(each))
+        .sort();
+    const other = { agent: 'Researcher', depth: 2, delegationId: 'c3' };
+    const parallel = [...NESTED.slice(0, 3), event({ type: 'text-delta', delta: 'other' }, other), ...NESTED.slice(3, -2), event(USAGE, other), event({ type: 'message', text: 'other' }, other), ...NESTED.slice(-2)];
+
+    expect(starts(stored(parallel))).toEqual(starts(parallel));
+    expect(starts(parallel)).toContainEqual(JSON.stringify({ type: 'TEXT_MESSAGE_START', messageId: 'r1:c3:0', role: 'assistant', subagentRunId: 'c3' }));
+  });
+
+  it('reports a failed delegation as SUBAGENT_ERROR with what went wrong, and its tool call as answered with that', () => {
+    const map = createAgUiMapper(run);
+
+    const events = [SPEAKS[0]!, DELEGATES[0]!, event({ type: 'delegation-end', to: 'Advocate', callId: 'c1', output: 'Advocate failed: the model is down', isError: true })].flatMap(map);
+
+    expect(events.slice(-3)).toEqual([
+      { type: 'SUBAGENT_ERROR', subagentRunId: 'c1', message: 'Advocate failed: the model is down' },
+      { type: 'TOOL_CALL_RESULT', messageId: 'c1-result', toolCallId: 'c1', role: 'tool', content: 'Advocate failed: the model is down' },
+      { type: 'STEP_FINISHED', stepName: 'Advocate c1' },
+    ]);
+  });
+
+  it('suspends the delegations a turn ends in when a subagent asked the user, before RUN_FINISHED', () => {
+    const map = createAgUiMapper(run);
+
+    const events = [SPEAKS[0]!, ...DELEGATES.slice(0, 2), event({ type: 'turn-end', status: 'input-required', output: 'Which city?' })].flatMap(map);
+
+    for (const each of events) expect(EventSchemas.safeParse(each).success, JSON.stringify(each)).toBe(true);
+    expect(events.slice(-5)).toEqual([
+      { type: 'SUBAGENT_FINISHED', subagentRunId: 'c2', outcome: { type: 'suspended' } },
+      { type: 'STEP_FINISHED', stepName: 'Researcher c2', subagentRunId: 'c1' },
+      { type: 'SUBAGENT_FINISHED', subagentRunId: 'c1', outcome: { type: 'suspended' } },
+      { type: 'STEP_FINISHED', stepName: 'Advocate c1' },
+      { type: 'RUN_FINISHED', threadId: 'th', runId: 'r1', result: { status: 'input-required', output: 'Which city?' } },
     ]);
   });
 

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TurnServer } from './harness.js';
 import { followSession, postTurn, readAll, readOwnEvents, readUntil, startTurnServer } from './harness.js';
-import { council, QUESTION, waiter } from './fixtures.js';
+import { ofType } from '../../runtime/fixtures.js';
+import { calculatingCouncil, council, QUESTION, waiter } from './fixtures.js';
 
 // Syndicate's own stream: POST /turns, GET /sessions/:id/stream, POST /sessions/:id/cancel.
 
@@ -42,6 +43,18 @@ describe('POST /turns', () => {
     const researcher = starts.find((event) => event.to === 'Researcher')!;
     expect(researcher).toMatchObject({ delegationId: advocate.callId, depth: 1 });
     expect(advocate.delegationId).toBeUndefined();
+  });
+
+  it("carries a subagent's tool call and result with the agent that made them and the delegation it ran in", async () => {
+    const { api } = await start(calculatingCouncil());
+
+    const events = (await readAll(await postTurn(api, { syndicate: 'council', message: 'Hire a designer?' }))).map((message) => message.data);
+
+    const researcher = ofType(events, 'delegation-start').find((event) => event.to === 'Researcher')!;
+    const call = ofType(events, 'tool-call').find((event) => event.tool === 'calculator');
+    const result = ofType(events, 'tool-result').find((event) => event.tool === 'calculator');
+    expect(call).toMatchObject({ agent: 'Researcher', depth: 2, delegationId: researcher.callId, input: { expression: '6*7' } });
+    expect(result).toMatchObject({ agent: 'Researcher', depth: 2, delegationId: researcher.callId, isError: false });
   });
 
   it('answers an ask_user question with the next message to the session', async () => {

@@ -3,128 +3,125 @@ import { EventEncoder } from '@ag-ui/encoder';
 import type { TurnEvent } from '../../../core/events.js';
 import type { StreamedEvent } from '../liveTurn.js';
 import type { StreamFormat } from './streamFormat.js';
+import { createRunParts, type PartChange } from './runParts.js';
 
-// AG-UI events, what @ag-ui/client's HttpAgent and CopilotKit read. A turn is a run; the main run's
-// text (events outside any delegation) is one assistant text message per model step and its
-// thinking a reasoning message; tool calls at any depth are tool calls (delegations too, named
-// after the agent they went to). Each delegation is also a step (STEP_STARTED/FINISHED, named
-// "<agent> <callId>", so parallel ones stay apart) and a CUSTOM `syndicate.delegation` event with
-// its place in the tree; the route is a CUSTOM `syndicate.route` event.
+// AG-UI events, what @ag-ui/client's HttpAgent and CopilotKit read. A turn is a run. Each
+// delegation is a subagent (SUBAGENT_STARTED / FINISHED / ERROR, its subagentRunId the
+// delegation's callId, spawned by the caller's tool call named after the agent) and a step of its
+// caller (STEP_STARTED/FINISHED, named "<agent> <callId>", so parallel ones stay apart). Every
+// agent's text, thinking and tool calls are messages, reasoning messages and tool calls carrying the
+// subagentRunId of the delegation that ran the agent (none for the root run); a tool call's
+// parentMessageId is the message of the model call that made it. The route is a CUSTOM
+// `syndicate.route` event.
 
 export interface AgUiRun {
   threadId: string;
   runId: string;
 }
 
-/** What a CUSTOM syndicate.delegation event's value holds. */
-export interface AgUiDelegation {
-  callId: string;
+interface Delegation {
   agent: string;
-  parent: string | null;
-  depth: number;
-  status: 'running' | 'completed' | 'failed';
+  /** The delegation whose run made this one; undefined for the root run. */
+  parent: string | undefined;
 }
 
 const stepName = (agent: string, callId: string): string => `${agent} ${callId}`;
 
+/** The subagentRunId field of what a run makes: none for the root run. */
+const madeBy = (run: string | undefined): { subagentRunId?: string } => (run === undefined ? {} : { subagentRunId: run });
+
+const toolContent = (output: unknown): string => (typeof output === 'string' ? output : JSON.stringify(output));
+
+function partEvent(change: PartChange): BaseEvent[] {
+  const { kind, id: messageId, run } = change.part;
+  const by = madeBy(run);
+  if (kind === 'text') {
+    if (change.change === 'open') return [{ type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant', ...by } as BaseEvent];
+    if (change.change === 'delta') return [{ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: change.delta, ...by } as BaseEvent];
+    return [{ type: EventType.TEXT_MESSAGE_END, messageId, ...by } as BaseEvent];
+  }
+  if (change.change === 'open') return [{ type: EventType.REASONING_START, messageId, ...by } as BaseEvent, { type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning', ...by } as BaseEvent];
+  if (change.change === 'delta') return [{ type: EventType.REASONING_MESSAGE_CONTENT, messageId, delta: change.delta, ...by } as BaseEvent];
+  return [{ type: EventType.REASONING_MESSAGE_END, messageId, ...by } as BaseEvent, { type: EventType.REASONING_END, messageId, ...by } as BaseEvent];
+}
+
 /** Maps a turn's events, in order, to AG-UI events; one mapper per stream. */
 export function createAgUiMapper(run: AgUiRun): (event: TurnEvent) => BaseEvent[] {
-  let parts = 0;
-  let text: string | undefined;
-  let reasoning: string | undefined;
+  const parts = createRunParts(`${run.runId}:`);
+  const running = new Map<string, Delegation>();
   let finished = false;
 
-  const closeText = (out: BaseEvent[]): void => {
-    if (text !== undefined) out.push({ type: EventType.TEXT_MESSAGE_END, messageId: text } as BaseEvent);
-    text = undefined;
-  };
-  const closeReasoning = (out: BaseEvent[]): void => {
-    if (reasoning !== undefined) out.push({ type: EventType.REASONING_MESSAGE_END, messageId: reasoning } as BaseEvent, { type: EventType.REASONING_END, messageId: reasoning } as BaseEvent);
-    reasoning = undefined;
-  };
-  const openText = (out: BaseEvent[]): string => {
-    closeReasoning(out);
-    if (text === undefined) {
-      text = `${run.runId}-${++parts}`;
-      out.push({ type: EventType.TEXT_MESSAGE_START, messageId: text, role: 'assistant' } as BaseEvent);
-    }
-    return text;
-  };
-  const openReasoning = (out: BaseEvent[]): string => {
-    closeText(out);
-    if (reasoning === undefined) {
-      reasoning = `${run.runId}-${++parts}`;
-      out.push({ type: EventType.REASONING_START, messageId: reasoning } as BaseEvent, { type: EventType.REASONING_MESSAGE_START, messageId: reasoning, role: 'reasoning' } as BaseEvent);
-    }
-    return reasoning;
-  };
-  const toolCall = (out: BaseEvent[], toolCallId: string, name: string, input: unknown): void => {
+  const toolCall = (out: BaseEvent[], caller: string | undefined, toolCallId: string, name: string, input: unknown): void => {
+    const by = madeBy(caller);
     out.push(
-      { type: EventType.TOOL_CALL_START, toolCallId, toolCallName: name } as BaseEvent,
-      { type: EventType.TOOL_CALL_ARGS, toolCallId, delta: JSON.stringify(input ?? {}) } as BaseEvent,
-      { type: EventType.TOOL_CALL_END, toolCallId } as BaseEvent,
+      ...parts.close(caller).flatMap(partEvent),
+      { type: EventType.TOOL_CALL_START, toolCallId, toolCallName: name, parentMessageId: parts.messageId(caller), ...by } as BaseEvent,
+      { type: EventType.TOOL_CALL_ARGS, toolCallId, delta: JSON.stringify(input ?? {}), ...by } as BaseEvent,
+      { type: EventType.TOOL_CALL_END, toolCallId, ...by } as BaseEvent,
     );
   };
-  const toolResult = (out: BaseEvent[], toolCallId: string, output: unknown): void => {
-    out.push({ type: EventType.TOOL_CALL_RESULT, messageId: `${toolCallId}-result`, toolCallId, role: 'tool', content: typeof output === 'string' ? output : JSON.stringify(output) } as BaseEvent);
+  const toolResult = (out: BaseEvent[], caller: string | undefined, toolCallId: string, output: unknown): void => {
+    out.push({ type: EventType.TOOL_CALL_RESULT, messageId: `${toolCallId}-result`, toolCallId, role: 'tool', content: toolContent(output), ...madeBy(caller) } as BaseEvent);
+  };
+  // A turn that ends while delegations run (a subagent asked the user) suspends them, innermost first.
+  const suspendRunning = (out: BaseEvent[]): void => {
+    for (const [callId, delegation] of [...running].reverse()) {
+      out.push({ type: EventType.SUBAGENT_FINISHED, subagentRunId: callId, outcome: { type: 'suspended' } } as BaseEvent, { type: EventType.STEP_FINISHED, stepName: stepName(delegation.agent, callId), ...madeBy(delegation.parent) } as BaseEvent);
+    }
+    running.clear();
   };
 
   return (event) => {
     const out: BaseEvent[] = [];
-    const main = event.delegationId === undefined;
+    const caller = event.delegationId;
+    if (finished) return out;
+    out.push(...parts.changes(event).flatMap(partEvent));
     switch (event.type) {
       case 'turn-start':
         out.push({ type: EventType.RUN_STARTED, threadId: run.threadId, runId: run.runId } as BaseEvent);
         break;
-      case 'text-delta':
-        if (main && event.delta !== '') out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: openText(out), delta: event.delta } as BaseEvent);
-        break;
-      case 'message':
-        if (!main) break;
-        if (text === undefined && event.text !== '') out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: openText(out), delta: event.text } as BaseEvent);
-        closeText(out);
-        break;
-      case 'thinking-delta':
-        if (main && event.delta !== '') out.push({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: openReasoning(out), delta: event.delta } as BaseEvent);
-        break;
-      case 'thinking':
-        if (!main) break;
-        if (reasoning === undefined && event.text !== '') out.push({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: openReasoning(out), delta: event.text } as BaseEvent);
-        closeReasoning(out);
-        break;
       case 'tool-call':
-        if (main) closeText(out);
-        toolCall(out, event.callId, event.tool, event.input);
+        toolCall(out, caller, event.callId, event.tool, event.input);
         break;
       case 'tool-result':
-        toolResult(out, event.callId, event.output);
+        toolResult(out, caller, event.callId, event.output);
         break;
       case 'delegation-start': {
-        if (main) closeText(out);
-        const delegation: AgUiDelegation = { callId: event.callId, agent: event.to, parent: event.delegationId ?? null, depth: event.depth + 1, status: 'running' };
-        out.push({ type: EventType.STEP_STARTED, stepName: stepName(event.to, event.callId) } as BaseEvent, { type: EventType.CUSTOM, name: 'syndicate.delegation', value: delegation } as BaseEvent);
-        toolCall(out, event.callId, event.to, { request: event.request });
+        toolCall(out, caller, event.callId, event.to, { request: event.request });
+        running.set(event.callId, { agent: event.to, parent: caller });
+        out.push(
+          { type: EventType.STEP_STARTED, stepName: stepName(event.to, event.callId), ...madeBy(caller) } as BaseEvent,
+          {
+            type: EventType.SUBAGENT_STARTED,
+            subagentRunId: event.callId,
+            name: event.to,
+            parentToolCallId: event.callId,
+            parentMessageId: parts.messageId(caller),
+            ...(caller === undefined ? {} : { parentSubagentRunId: caller }),
+          } as BaseEvent,
+        );
         break;
       }
-      case 'delegation-end': {
-        const delegation: AgUiDelegation = { callId: event.callId, agent: event.to, parent: event.delegationId ?? null, depth: event.depth + 1, status: event.isError ? 'failed' : 'completed' };
-        toolResult(out, event.callId, event.output);
-        out.push({ type: EventType.CUSTOM, name: 'syndicate.delegation', value: delegation } as BaseEvent, { type: EventType.STEP_FINISHED, stepName: stepName(event.to, event.callId) } as BaseEvent);
+      case 'delegation-end':
+        running.delete(event.callId);
+        out.push(
+          ...parts.close(event.callId).flatMap(partEvent),
+          event.isError
+            ? ({ type: EventType.SUBAGENT_ERROR, subagentRunId: event.callId, message: event.output } as BaseEvent)
+            : ({ type: EventType.SUBAGENT_FINISHED, subagentRunId: event.callId, result: event.output } as BaseEvent),
+        );
+        toolResult(out, caller, event.callId, event.output);
+        out.push({ type: EventType.STEP_FINISHED, stepName: stepName(event.to, event.callId), ...madeBy(caller) } as BaseEvent);
         break;
-      }
       case 'route':
         out.push({ type: EventType.CUSTOM, name: 'syndicate.route', value: { route: event.route, reason: event.reason, source: event.source } } as BaseEvent);
         break;
       case 'turn-end':
-        if (finished) break;
         finished = true;
-        closeText(out);
-        closeReasoning(out);
-        out.push(
-          event.status === 'completed' || event.status === 'input-required'
-            ? ({ type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, result: { status: event.status, output: event.output } } as BaseEvent)
-            : ({ type: EventType.RUN_ERROR, message: event.error ?? `the turn ended ${event.status}`, code: event.status } as BaseEvent),
-        );
+        if (event.status === 'completed' || event.status === 'input-required') {
+          suspendRunning(out);
+          out.push({ type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, result: { status: event.status, output: event.output } } as BaseEvent);
+        } else out.push({ type: EventType.RUN_ERROR, message: event.error ?? `the turn ended ${event.status}`, code: event.status } as BaseEvent);
         break;
       default:
         break;

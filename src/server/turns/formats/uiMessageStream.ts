@@ -2,13 +2,18 @@ import { UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from 'ai';
 import type { TurnEvent, TurnStatus } from '../../../core/events.js';
 import type { StreamedEvent } from '../liveTurn.js';
 import type { StreamFormat } from './streamFormat.js';
+import { createRunParts, type PartChange } from './runParts.js';
 
 // The AI SDK UI message stream (v1), what useChat and DefaultChatTransport read. The answer is the
-// turn's main run (events outside any delegation): its text and thinking become text and reasoning
-// parts, one step per model call. Tool calls and delegations at any depth are dynamic tool parts
-// (a delegation's tool is the agent it went to); each delegation is also a `data-delegation` part,
-// updated in place by its callId, that says where it sits in the tree (parent, depth) and how it
-// stands. The route is a `data-route` part; the turn's status is the finish chunk's metadata.
+// turn's root run (events outside any delegation): its text and thinking become text and reasoning
+// parts, one step per model call. A subagent's thinking is a reasoning part too, its
+// providerMetadata.syndicate naming the agent and its delegation (its text is its delegation's
+// output, not part of the answer). Tool calls and delegations at any depth are dynamic tool parts
+// (a delegation's tool is the agent it went to) whose `toolMetadata` names the agent that made the
+// call and the delegation it made it in, so a subagent's calls sit under their delegation; each
+// delegation is also a `data-delegation` part, updated in place by its callId, that says where it
+// sits in the tree (parent, depth) and how it stands. The route is a `data-route` part; the turn's
+// status is the finish chunk's metadata.
 
 /** The data parts this stream adds to a UIMessage. */
 export interface SyndicateDataParts {
@@ -24,10 +29,22 @@ export interface DelegationPart {
   parent: string | null;
   /** 1 for the root agent's delegations, +1 per level. */
   depth: number;
-  status: 'running' | 'completed' | 'failed';
+  /** A delegation the turn ended in takes the turn's status: 'input-required' when a subagent asked the user. */
+  status: 'running' | 'completed' | 'failed' | 'cancelled' | 'input-required';
   request: string;
   output: string | null;
 }
+
+/** A tool part's `toolMetadata`: who made the call, and in which delegation. */
+export type ToolCaller = {
+  agent: string;
+  /** The callId of the delegation whose run made the call; null for the root run. */
+  delegation: string | null;
+  /** The caller's depth: 0 for the root agent, +1 per delegation. */
+  depth: number;
+  /** The execute_code call whose script made the call (code mode). */
+  parentCallId?: string;
+};
 
 /** What the finish chunk carries as the message's metadata. */
 export interface TurnMetadata {
@@ -39,104 +56,85 @@ type Chunk = UIMessageChunk<TurnMetadata, SyndicateDataParts>;
 
 const FINISH_REASONS: Record<TurnStatus, 'stop' | 'other' | 'error'> = { completed: 'stop', 'input-required': 'other', failed: 'error', cancelled: 'other' };
 
+function partChunk(change: PartChange): Chunk {
+  const { kind, id } = change.part;
+  if (change.change === 'delta') return kind === 'text' ? { type: 'text-delta', id, delta: change.delta } : { type: 'reasoning-delta', id, delta: change.delta };
+  if (change.change === 'open') return kind === 'text' ? { type: 'text-start', id } : { type: 'reasoning-start', id };
+  return kind === 'text' ? { type: 'text-end', id } : { type: 'reasoning-end', id };
+}
+
+function callerOf(event: TurnEvent & { parentCallId?: string }): ToolCaller {
+  return { agent: event.agent, delegation: event.delegationId ?? null, depth: event.depth, ...(event.parentCallId === undefined ? {} : { parentCallId: event.parentCallId }) };
+}
+
 /** Maps a turn's events, in order, to UI message chunks; one mapper per stream. */
 export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
-  let parts = 0;
-  let text: string | undefined;
-  let reasoning: string | undefined;
+  const parts = createRunParts('');
   let stepOpen = false;
   let callEnded = false;
   const delegations = new Map<string, DelegationPart>();
+  let rootSaid: string | undefined;
 
-  const closeText = (out: Chunk[]): void => {
-    if (text !== undefined) out.push({ type: 'text-end', id: text });
-    text = undefined;
-  };
-  const closeReasoning = (out: Chunk[]): void => {
-    if (reasoning !== undefined) out.push({ type: 'reasoning-end', id: reasoning });
-    reasoning = undefined;
-  };
-  const closeStep = (out: Chunk[]): void => {
-    closeText(out);
-    closeReasoning(out);
+  const finishStep = (out: Chunk[]): void => {
     if (stepOpen) out.push({ type: 'finish-step' });
     stepOpen = false;
   };
-  // A step is one model call of the main run and the tools it called; the next call starts the next.
+  // A step is one model call of the root run and the tools it called; the next call starts the next.
   const inStep = (out: Chunk[]): void => {
-    if (stepOpen && callEnded) closeStep(out);
+    if (callEnded) finishStep(out);
     if (!stepOpen) out.push({ type: 'start-step' });
     stepOpen = true;
     callEnded = false;
   };
-  const openText = (out: Chunk[]): string => {
-    closeReasoning(out);
-    return (text ??= (out.push({ type: 'text-start', id: `text-${++parts}` }), `text-${parts}`));
-  };
-  const openReasoning = (out: Chunk[]): string => {
-    closeText(out);
-    return (reasoning ??= (out.push({ type: 'reasoning-start', id: `reasoning-${++parts}` }), `reasoning-${parts}`));
+  // A root tool call ends the text before it (its message event closes it too, when it comes first).
+  const callInStep = (out: Chunk[]): void => {
+    out.push(...parts.close(undefined).map(partChunk));
+    inStep(out);
   };
   const delegationChunk = (part: DelegationPart): Chunk => ({ type: 'data-delegation', id: part.callId, data: { ...part } });
+  const toolInput = (event: TurnEvent & { parentCallId?: string }, toolCallId: string, toolName: string, input: unknown): Chunk => ({ type: 'tool-input-available', toolCallId, toolName, input, dynamic: true, toolMetadata: callerOf(event) });
+  const toolOutput = (toolCallId: string, output: unknown, isError: boolean): Chunk =>
+    isError ? { type: 'tool-output-error', toolCallId, errorText: typeof output === 'string' ? output : JSON.stringify(output), dynamic: true } : { type: 'tool-output-available', toolCallId, output, dynamic: true };
 
   return (event) => {
     const out: Chunk[] = [];
     const main = event.delegationId === undefined;
+    for (const change of parts.changes(event)) {
+      if (change.part.run === undefined) {
+        if (change.change === 'open') inStep(out);
+        out.push(partChunk(change));
+      } else if (change.part.kind === 'reasoning') {
+        // Of a subagent only its thinking: its text is its delegation's output, not part of the answer.
+        out.push(change.change === 'open' ? { type: 'reasoning-start', id: change.part.id, providerMetadata: { syndicate: callerOf(event) } } : partChunk(change));
+      }
+    }
     switch (event.type) {
       case 'turn-start':
         out.push({ type: 'start', messageId: event.turnId });
         break;
-      case 'text-delta':
-        if (!main || event.delta === '') break;
-        inStep(out);
-        out.push({ type: 'text-delta', id: openText(out), delta: event.delta });
-        break;
-      case 'message':
-        if (!main) break;
-        // Without deltas (a model that does not stream) the whole text comes here.
-        if (text === undefined && event.text !== '') {
-          inStep(out);
-          out.push({ type: 'text-delta', id: openText(out), delta: event.text });
-        }
-        closeText(out);
-        break;
-      case 'thinking-delta':
-        if (!main || event.delta === '') break;
-        inStep(out);
-        out.push({ type: 'reasoning-delta', id: openReasoning(out), delta: event.delta });
-        break;
-      case 'thinking':
-        if (!main) break;
-        if (reasoning === undefined && event.text !== '') {
-          inStep(out);
-          out.push({ type: 'reasoning-delta', id: openReasoning(out), delta: event.text });
-        }
-        closeReasoning(out);
-        break;
       case 'usage':
         if (main) callEnded = true;
         break;
+      case 'message':
+        if (main) rootSaid = event.text;
+        break;
       case 'tool-call':
-        if (main) inStep(out);
-        out.push({ type: 'tool-input-available', toolCallId: event.callId, toolName: event.tool, input: event.input, dynamic: true });
+        if (main) callInStep(out);
+        out.push(toolInput(event, event.callId, event.tool, event.input));
         break;
       case 'tool-result':
-        out.push(
-          event.isError
-            ? { type: 'tool-output-error', toolCallId: event.callId, errorText: typeof event.output === 'string' ? event.output : JSON.stringify(event.output), dynamic: true }
-            : { type: 'tool-output-available', toolCallId: event.callId, output: event.output, dynamic: true },
-        );
+        out.push(toolOutput(event.callId, event.output, event.isError));
         break;
       case 'delegation-start': {
-        if (main) inStep(out);
+        if (main) callInStep(out);
         const part: DelegationPart = { callId: event.callId, agent: event.to, parent: event.delegationId ?? null, depth: event.depth + 1, status: 'running', request: event.request, output: null };
         delegations.set(event.callId, part);
-        out.push({ type: 'tool-input-available', toolCallId: event.callId, toolName: event.to, input: { request: event.request }, dynamic: true }, delegationChunk(part));
+        out.push(toolInput(event, event.callId, event.to, { request: event.request }), delegationChunk(part));
         break;
       }
       case 'delegation-end': {
         const part = delegations.get(event.callId);
-        out.push(event.isError ? { type: 'tool-output-error', toolCallId: event.callId, errorText: event.output, dynamic: true } : { type: 'tool-output-available', toolCallId: event.callId, output: event.output, dynamic: true });
+        out.push(toolOutput(event.callId, event.output, event.isError));
         if (part) {
           Object.assign(part, { status: event.isError ? 'failed' : 'completed', output: event.output });
           out.push(delegationChunk(part));
@@ -147,11 +145,22 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
         out.push({ type: 'data-route', id: `route-${event.turnId}`, data: { route: event.route, reason: event.reason, source: event.source } });
         break;
       case 'error':
-        // A cancel is told by the abort chunk at the end; subagents' errors reach the main run as their delegation's result.
+        // A cancel is told by the abort chunk at the end; subagents' errors reach the root run as their delegation's result.
         if (main && event.code !== 'cancelled') out.push({ type: 'error', errorText: event.message });
         break;
       case 'turn-end':
-        closeStep(out);
+        for (const part of delegations.values()) {
+          if (part.status !== 'running') continue;
+          part.status = event.status;
+          out.push(delegationChunk(part));
+        }
+        // A subagent's question ends the turn without the root agent saying it: the answer is the question.
+        if (event.status === 'input-required' && event.output !== rootSaid) {
+          const id = `question-${event.turnId}`;
+          inStep(out);
+          out.push({ type: 'text-start', id }, { type: 'text-delta', id, delta: event.output }, { type: 'text-end', id });
+        }
+        finishStep(out);
         if (event.status === 'cancelled') out.push({ type: 'abort', reason: event.error ?? 'the turn was cancelled' });
         out.push({ type: 'finish', finishReason: FINISH_REASONS[event.status], messageMetadata: { status: event.status, turnId: event.turnId } });
         break;
