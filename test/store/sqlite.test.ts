@@ -112,6 +112,21 @@ describe('SQLite store', () => {
     }
   });
 
+  it('clears the notes of a session that has none with a read alone, taking no write lock', async () => {
+    const executed: string[] = [];
+    const store = openSqliteStore(join(dir, 'clear-no-notes.db'), { onStatement: (sql) => executed.push(sql) });
+    try {
+      await store.openSession('s', 'council');
+      executed.length = 0;
+
+      await store.notes.clear('s');
+
+      expect(executed.map((sql) => sql.split(' ').slice(0, 2).join(' '))).toStrictEqual(['SELECT 1']);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('appends to a session it holds the claim of by writing the journal, running no SQL at all', async () => {
     const executed: string[] = [];
     const store = openSqliteStore(join(dir, 'append-path.db'), { onStatement: (sql) => executed.push(sql) });
