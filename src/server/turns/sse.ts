@@ -32,6 +32,16 @@ export function openSse(res: Response, headers: Readonly<Record<string, string>>
   res.status(200).set({ ...SSE_HEADERS, ...headers });
   const headersDue = setTimeout(() => res.flushHeaders(), HEADERS_WAIT_MS);
   let open = true;
+  // Messages written in this tick, sent as one chunk once it ends: a turn releases its events in
+  // bursts (a model step's deltas, a commit's held events), and each res.write of a chunked
+  // response costs its own chunk framing and buffers, the largest share of a short turn's writes.
+  // Nothing waits past the tick that wrote it.
+  let pending = '';
+  const send = (): void => {
+    const text = pending;
+    pending = '';
+    if (open && text !== '') res.write(text);
+  };
   const listeners: Array<() => void> = [];
   const heartbeat = setInterval(() => open && res.write(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
@@ -45,15 +55,18 @@ export function openSse(res: Response, headers: Readonly<Record<string, string>>
   res.on('close', close);
   return {
     write(text) {
-      if (!open) return;
-      // The headers go with this write.
+      if (!open || text === '') return;
+      // The headers go with this tick's messages.
       clearTimeout(headersDue);
-      res.write(text);
+      if (pending === '') process.nextTick(send);
+      pending += text;
     },
     end() {
       if (!open) return;
+      const text = pending;
+      pending = '';
       close();
-      res.end();
+      res.end(text);
     },
     onClose: (listener) => void listeners.push(listener),
   };

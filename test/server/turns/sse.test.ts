@@ -47,6 +47,19 @@ describe('an SSE stream', () => {
     expect(written[0]!.endsWith('\r\n\r\n')).toBe(false);
   });
 
+  it('sends the messages written in one tick as one chunk of the response', async () => {
+    const { url, written } = await serve((sse) => {
+      sse.write(sseMessage({ n: 1 }, { event: 'a' }));
+      sse.write(sseMessage({ n: 2 }, { event: 'b' }));
+      setImmediate(() => sse.end());
+    });
+
+    const body = await (await fetch(url)).text();
+
+    expect(body).toBe('event: a\ndata: {"n":1}\n\nevent: b\ndata: {"n":2}\n\n');
+    expect(written.filter((chunk) => chunk.includes('event: '))).toStrictEqual([expect.stringContaining('event: a\ndata: {"n":1}\n\nevent: b\n')]);
+  });
+
   it('sends its headers on their own when it has nothing to send yet, so the client sees the stream open', async () => {
     const { url } = await serve(() => undefined);
 
