@@ -15,13 +15,17 @@ import { report, summarize } from './stats.js';
 
 // Streamed offline turns through the server's turn routes (POST /api/v1/turns, scripted model,
 // real SQLite) against a bare node:http server replaying the same SSE events per request:
-// turns/s of each, their ratio (target >= 0.8x) and the time to the first streamed event.
+// turns/s of each, their ratio (target >= 0.8x) and the time to the first streamed event. Client
+// and servers share the process: the CPU time per turn of each, and its ratio, are the figures
+// to compare when other work shares the machine.
 
 const CONCURRENCY = [1, 16, 64] as const;
 const TURNS_PER_LEVEL = 256;
 
 interface Measured {
   perSecond: number;
+  /** The process's CPU time (every thread, client included) per turn: steadier than turns/s on a shared machine. */
+  cpuMsPerTurn: number;
   firstEventMs: number[];
 }
 
@@ -50,12 +54,14 @@ async function measure(concurrency: number, total: number, one: (i: number) => P
   const firstEventMs: number[] = [];
   let next = 0;
   const start = performance.now();
+  const cpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < total) firstEventMs.push(await one(next++));
     }),
   );
-  return { perSecond: total / ((performance.now() - start) / 1000), firstEventMs };
+  const used = process.cpuUsage(cpu);
+  return { perSecond: total / ((performance.now() - start) / 1000), cpuMsPerTurn: (used.user + used.system) / 1000 / total, firstEventMs };
 }
 
 export interface BenchTurnServer {
@@ -125,6 +131,9 @@ export async function benchServerStreams(): Promise<void> {
       server_turns_s: server.perSecond,
       bare_turns_s: reference.perSecond,
       ratio: server.perSecond / reference.perSecond,
+      server_cpu_ms: server.cpuMsPerTurn,
+      bare_cpu_ms: reference.cpuMsPerTurn,
+      cpu_ratio: reference.cpuMsPerTurn / server.cpuMsPerTurn,
       first_p50_added_ms: s.median - r.median,
       first_p99_added_ms: s.p99 - r.p99,
     });

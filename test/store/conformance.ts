@@ -44,7 +44,7 @@ const richEvents: TurnEvent[] = [
   { type: 'turn-end', status: 'failed', output: '', error: 'quote " backslash \\ newline \n', turnId: 't', agent: 'root', at: 5, depth: 0 },
 ];
 
-function usageRow(syndicate: string, overrides: Partial<UsageRow> = {}): UsageRow {
+export function usageRow(syndicate: string, overrides: Partial<UsageRow> = {}): UsageRow {
   return {
     at: 1_700_000_000_000,
     syndicate,

@@ -11,7 +11,7 @@ import type { Store } from '../../src/store/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { journalDir } from '../../src/store/sqlite/journal.js';
 import { SCHEMA_VERSION } from '../../src/store/sqlite/schema.js';
-import { describeStoreConformance } from './conformance.js';
+import { describeStoreConformance, usageRow } from './conformance.js';
 
 let dir: string;
 
@@ -109,6 +109,51 @@ describe('SQLite store', () => {
       ]);
     } finally {
       await store.close();
+    }
+  });
+
+  it('clears the notes of a session that has none with a read alone, taking no write lock', async () => {
+    const executed: string[] = [];
+    const store = openSqliteStore(join(dir, 'clear-no-notes.db'), { onStatement: (sql) => executed.push(sql) });
+    try {
+      await store.openSession('s', 'council');
+      executed.length = 0;
+
+      await store.notes.clear('s');
+
+      expect(executed.map((sql) => sql.split(' ').slice(0, 2).join(' '))).toStrictEqual(['SELECT 1']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('commits the ledger rows recorded in one turn of the event loop together, in one transaction', async () => {
+    const executed: string[] = [];
+    const store = openSqliteStore(join(dir, 'usage-batch.db'), { onStatement: (sql) => executed.push(sql) });
+    try {
+      executed.length = 0;
+
+      await Promise.all([store.recordUsage([usageRow('council', { turnId: 'a' })]), store.recordUsage([usageRow('council', { turnId: 'b' }), usageRow('council', { turnId: 'c' })])]);
+
+      expect(executed.filter((sql) => sql.startsWith('BEGIN'))).toHaveLength(1);
+      expect((await store.queryUsage()).map(({ turnId }) => turnId)).toStrictEqual(['a', 'b', 'c']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('writes the ledger rows still waiting for their commit when it closes', async () => {
+    const path = join(dir, 'usage-at-close.db');
+    const store = openSqliteStore(path);
+    const recorded = store.recordUsage([usageRow('council')]);
+    await store.close();
+    await recorded;
+
+    const reopened = openSqliteStore(path);
+    try {
+      expect(await reopened.queryUsage()).toStrictEqual([usageRow('council')]);
+    } finally {
+      await reopened.close();
     }
   });
 

@@ -1,9 +1,16 @@
 import type { Response } from 'express';
 
-// Server-sent events on an express response: headers sent at once, a comment line every 15 s so
-// proxies and browsers keep an idle stream open, and nothing written once the client has gone.
+// Server-sent events on an express response: headers sent with the first message (or on their own
+// within HEADERS_WAIT_MS), a comment line every 15 s so proxies and browsers keep an idle stream
+// open, and nothing written once the client has gone.
 
 export const HEARTBEAT_MS = 15_000;
+
+// A turn's first events are ready within the turn of the event loop that read its request, as a
+// rule: held this long, the headers go out in the same write as those events rather than in a
+// write (and a client read) of their own. A stream with nothing to send yet (a queued turn, an
+// idle follow) gets its headers after this long; no message ever waits for them.
+const HEADERS_WAIT_MS = 1;
 
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -23,26 +30,43 @@ export interface SseWriter {
 
 export function openSse(res: Response, headers: Readonly<Record<string, string>> = {}): SseWriter {
   res.status(200).set({ ...SSE_HEADERS, ...headers });
-  res.flushHeaders();
+  const headersDue = setTimeout(() => res.flushHeaders(), HEADERS_WAIT_MS);
   let open = true;
+  // Messages written in this tick, sent as one chunk once it ends: a turn releases its events in
+  // bursts (a model step's deltas, a commit's held events), and each res.write of a chunked
+  // response costs its own chunk framing and buffers, the largest share of a short turn's writes.
+  // Nothing waits past the tick that wrote it.
+  let pending = '';
+  const send = (): void => {
+    const text = pending;
+    pending = '';
+    if (open && text !== '') res.write(text);
+  };
   const listeners: Array<() => void> = [];
   const heartbeat = setInterval(() => open && res.write(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
   const close = (): void => {
     if (!open) return;
     open = false;
+    clearTimeout(headersDue);
     clearInterval(heartbeat);
     for (const listener of listeners) listener();
   };
   res.on('close', close);
   return {
     write(text) {
-      if (open) res.write(text);
+      if (!open || text === '') return;
+      // The headers go with this tick's messages.
+      clearTimeout(headersDue);
+      if (pending === '') process.nextTick(send);
+      pending += text;
     },
     end() {
       if (!open) return;
+      const text = pending;
+      pending = '';
       close();
-      res.end();
+      res.end(text);
     },
     onClose: (listener) => void listeners.push(listener),
   };

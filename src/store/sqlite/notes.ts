@@ -15,6 +15,7 @@ export function createSqliteNotes(db: Database.Database): SessionNotes {
        ON CONFLICT (session_id, name) DO UPDATE SET text = excluded.text, bytes = excluded.bytes`,
     ),
     list: db.prepare<[sessionId: string], { name: string; bytes: number }>('SELECT name, bytes FROM session_notes WHERE session_id = ? ORDER BY name'),
+    any: db.prepare<[sessionId: string], { found: 1 }>('SELECT 1 AS found FROM session_notes WHERE session_id = ? LIMIT 1'),
     clear: db.prepare<[sessionId: string]>('DELETE FROM session_notes WHERE session_id = ?'),
   };
 
@@ -41,7 +42,9 @@ export function createSqliteNotes(db: Database.Database): SessionNotes {
       return sql.list.all(sessionId);
     },
     async clear(sessionId) {
-      sql.clear.run(sessionId);
+      // Every turn ends with a clear, and most sessions have no notes: a read takes no write lock,
+      // where even a DELETE that matches nothing locks the database and touches the WAL.
+      if (sql.any.get(sessionId) !== undefined) sql.clear.run(sessionId);
     },
   };
 }

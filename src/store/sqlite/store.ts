@@ -34,6 +34,12 @@ interface QueuedAppend {
   reject(error: unknown): void;
 }
 
+interface QueuedUsage {
+  rows: readonly UsageRow[];
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
 interface QueuedTask {
   task: TaskRecord;
   resolve(): void;
@@ -346,6 +352,34 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     }
   });
 
+  // Ledger rows of the turns that end in one turn of the event loop share a commit: a server opens
+  // a ledger per turn, so each turn's rows would otherwise commit alone, a write lock and a WAL
+  // write per turn. A caller still hears back only once its rows are committed.
+  let queuedUsage: QueuedUsage[] = [];
+  const writeUsage = (): void => {
+    const queue = queuedUsage;
+    queuedUsage = [];
+    // Already written by close().
+    if (queue.length === 0) return;
+    try {
+      recordUsage.immediate(queue.flatMap(({ rows }) => rows));
+    } catch {
+      // Each caller hears of its own rows: one refused row must not fail the other turns'.
+      for (const { rows, resolve, reject } of queue) {
+        try {
+          recordUsage.immediate(rows);
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      }
+      checkpointer.committed();
+      return;
+    }
+    checkpointer.committed();
+    for (const { resolve } of queue) resolve();
+  };
+
   return {
     path,
     documents: createSqliteDocuments(db, () => checkpointer.committed()),
@@ -413,10 +447,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         (row): StoredEvent => ({ seq: row.seq, sessionId, event: JSON.parse(row.payload) as TurnEvent }),
       );
     },
-    async recordUsage(rows: readonly UsageRow[]): Promise<void> {
-      if (rows.length === 0) return;
-      recordUsage.immediate(rows);
-      checkpointer.committed();
+    recordUsage(rows: readonly UsageRow[]): Promise<void> {
+      if (rows.length === 0) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        if (queuedUsage.length === 0) setImmediate(writeUsage);
+        queuedUsage.push({ rows, resolve, reject });
+      });
     },
     async queryUsage({ since = Number.MIN_SAFE_INTEGER, syndicate }: UsageQuery = {}): Promise<UsageRow[]> {
       return (syndicate === undefined ? sql.selectUsage.all(since) : sql.selectUsageOf.all(since, syndicate)).map(usageRowOf);
@@ -424,6 +460,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     close(): Promise<void> {
       closing ??= (async () => {
         writeAppends();
+        writeUsage();
         try {
           await ingest.close(() => claims.releaseAll());
         } finally {
