@@ -50,6 +50,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await screenshot(page, 'council');
   });
 
+  it('names the chat after its first message and keeps the session id in the tooltip', async () => {
+    const title = page.locator('.chat .session-title');
+
+    expect((await title.innerText()).trim()).toBe('Should we adopt a four-day week?');
+    expect(await title.getAttribute('title')).toMatch(/^api:admin:/);
+  });
+
   it('cancels a turn that is still running', async () => {
     await send('waiting-room', 'Please wait');
     await page.locator('.tool[data-tool="flaky_hang"][data-status="running"]').waitFor();

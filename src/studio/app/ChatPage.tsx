@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { reduceTree, type TurnTree } from '../tree/delegationTree.js';
 import { encodeId, readTurnStream, request, sendJson, type StreamedEvent } from './api.js';
 import { Conversation } from './Conversation.js';
-import { callCost } from './format.js';
+import { callCost, sessionTitle } from './format.js';
 import { useAgentKinds, type SyndicateSummary } from './syndicates.js';
 import { TreeView } from './TreeView.js';
 
@@ -14,6 +14,21 @@ export function withEvent(turns: TurnTree[], event: StreamedEvent, options: Para
   const last = turns.at(-1);
   if (last?.turnId === event.turnId) return [...turns.slice(0, -1), reduceTree(last, event, options)];
   return [...turns, reduceTree(undefined, event, options)];
+}
+
+/** The session's title, its id in the tooltip and a button that copies it (the id is what the API and CLI take). */
+function SessionLabel({ id, title }: { id: string; title: string | undefined }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <span class="session-label">
+      <strong class="session-title" title={id}>
+        {title ?? id}
+      </strong>
+      <button type="button" class="small" title={id} onClick={() => void navigator.clipboard.writeText(id).then(() => setCopied(true))}>
+        {copied ? 'Copied' : 'Copy id'}
+      </button>
+    </span>
+  );
 }
 
 export function ChatPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
@@ -76,7 +91,7 @@ export function ChatPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
           <button type="button" onClick={() => newSession(syndicate)} disabled={running || turns.length === 0}>
             New session
           </button>
-          {sessionId && <span class="muted session-id">{sessionId}</span>}
+          {sessionId && <SessionLabel key={sessionId} id={sessionId} title={sessionTitle(turns[0]?.input)} />}
         </header>
         {usable.length === 0 && <p class="failure">No syndicate loads: see Settings for their errors.</p>}
         <Conversation turns={turns} selected={selected === -1 ? turns.length - 1 : selected} onSelect={setSelected} />
