@@ -94,6 +94,22 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await screenshot(page, 'session');
   });
 
+  it('continues a stored session in the chat: its transcript replayed, the next message added to it', async () => {
+    await page.locator('.transcript').getByRole('link', { name: 'Continue in chat' }).click();
+
+    await page.locator('.chat .node[data-agent="Advocate"][data-status="completed"]').waitFor();
+    expect((await page.locator('.chat .session-title').innerText()).trim()).toBe('Should we adopt a four-day week?');
+    await page.getByLabel('Message').fill('And a three-day week?');
+    await page.getByRole('button', { name: 'Send' }).click();
+
+    await expect.poll(() => page.locator('.turn[data-status="completed"]').count()).toBe(2);
+    const sessionId = await page.locator('.chat .session-title').getAttribute('title');
+    const stored = await fetch(`${server.url}/api/v1/sessions/${encodeURIComponent(sessionId!)}/events?limit=10000`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const inputs = ((await stored.json()) as { events: Array<{ event: { type: string; input?: string } }> }).events.filter((row) => row.event.type === 'turn-start').map((row) => row.event.input);
+    expect(inputs).toEqual(['Should we adopt a four-day week?', 'And a three-day week?']);
+    await screenshot(page, 'continued');
+  });
+
   it('charts usage by day, agent and model with its cost', async () => {
     await page.goto(`${server.url}/#/usage`);
 

@@ -1,9 +1,10 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { reduceTree, type TurnTree } from '../tree/delegationTree.js';
-import { encodeId, readTurnStream, request, sendJson, type StreamedEvent } from './api.js';
+import { encodeId, getJson, readTurnStream, request, sendJson, type StreamedEvent } from './api.js';
 import { Conversation } from './Conversation.js';
 import { callCost, sessionTitle } from './format.js';
 import { useAgentKinds, type SyndicateSummary } from './syndicates.js';
+import { loadTranscript } from './transcript.js';
 import { TreeView } from './TreeView.js';
 
 // Chat: pick a syndicate, send a message (POST /turns, Syndicate's own SSE stream), watch the
@@ -31,7 +32,8 @@ function SessionLabel({ id, title }: { id: string; title: string | undefined }) 
   );
 }
 
-export function ChatPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
+/** `resumeId`: a stored session to continue (from the address, #/chat/<id>): its transcript shows, the next message goes to it. */
+export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummary[]; resumeId: string | undefined }) {
   const usable = syndicates.filter((entry) => entry.agents.length > 0);
   const [syndicate, setSyndicate] = useState(usable[0]?.id);
   const [sessionId, setSessionId] = useState<string>();
@@ -43,6 +45,27 @@ export function ChatPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
   const kinds = useAgentKinds(syndicate);
   const last = turns.at(-1);
   const waiting = last?.status === 'input-required';
+
+  useEffect(() => {
+    if (resumeId === undefined || running) return;
+    let current = true;
+    getJson<{ session: { syndicate: string } }>(`/sessions/${encodeId(resumeId)}`)
+      .then(async ({ session }) => {
+        const owner = syndicates.find((entry) => entry.name === session.syndicate);
+        if (!owner) throw new Error(`its syndicate '${session.syndicate}' is not served now; serve it again to continue the session`);
+        const transcript = await loadTranscript(resumeId, { kinds, costOf: callCost });
+        if (!current) return;
+        setSyndicate(owner.id);
+        setSessionId(resumeId);
+        setTurns(transcript.turns);
+        setSelected(-1);
+      })
+      .catch((failure: Error) => current && setError(`Session ${resumeId} could not be opened: ${failure.message}`));
+    return () => {
+      current = false;
+    };
+    // Folded again once the agents' kinds arrive; not while a message of this chat is running.
+  }, [resumeId, kinds]);
 
   async function send(message: string) {
     if (!syndicate || !message.trim()) return;
@@ -67,6 +90,7 @@ export function ChatPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
   }
 
   function newSession(id: string | undefined) {
+    if (resumeId !== undefined) window.location.hash = '#/chat';
     setSyndicate(id);
     setSessionId(undefined);
     setTurns([]);

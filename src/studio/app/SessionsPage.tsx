@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { foldTurns, type TurnTree } from '../tree/delegationTree.js';
-import { encodeId, getJson, sendJson, type StreamedEvent } from './api.js';
+import { encodeId, getJson, sendJson } from './api.js';
 import { Conversation } from './Conversation.js';
 import { callCost, when } from './format.js';
 import { useAgentKinds, type SyndicateSummary } from './syndicates.js';
+import { loadTranscript, type Transcript } from './transcript.js';
 import { TreeView } from './TreeView.js';
 
 // Sessions: the stored ones (GET /sessions), a transcript replayed through the same tree as a
@@ -15,21 +15,6 @@ interface SessionRow {
   createdAt: number;
   updatedAt: number;
   eventCount: number;
-}
-
-interface Transcript {
-  turns: TurnTree[];
-  /** The seq of each turn's last event: where a fork at that turn ends. */
-  lastSeqs: number[];
-}
-
-function transcriptOf(events: Array<{ seq: number; event: StreamedEvent }>, options: Parameters<typeof foldTurns>[1]): Transcript {
-  const turns = foldTurns(
-    events.map((stored) => stored.event),
-    options,
-  );
-  const lastSeq = new Map(events.map((stored) => [stored.event.turnId, stored.seq]));
-  return { turns, lastSeqs: turns.map((turn) => lastSeq.get(turn.turnId) ?? 0) };
 }
 
 export function SessionsPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
@@ -44,9 +29,9 @@ export function SessionsPage({ syndicates }: { syndicates: SyndicateSummary[] })
   useEffect(() => void refresh(), []);
   useEffect(() => {
     if (!open) return;
-    getJson<{ events: Array<{ seq: number; event: StreamedEvent }> }>(`/sessions/${encodeId(open.id)}/events?limit=10000`).then(
-      (answer) => {
-        setTranscript(transcriptOf(answer.events, { kinds, costOf: callCost }));
+    loadTranscript(open.id, { kinds, costOf: callCost }).then(
+      (loaded) => {
+        setTranscript(loaded);
         setSelected(0);
       },
       (failure: Error) => setError(failure.message),
@@ -90,6 +75,9 @@ export function SessionsPage({ syndicates }: { syndicates: SyndicateSummary[] })
           <header class="toolbar">
             <h2>{open.syndicate}</h2>
             <span class="muted session-id">{open.id}</span>
+            <a class="button" href={`#/chat/${encodeId(open.id)}`}>
+              Continue in chat
+            </a>
             <button type="button" onClick={() => void remove(open)}>
               Delete
             </button>
