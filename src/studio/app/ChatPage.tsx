@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { reduceTree, type TurnTree } from '../tree/delegationTree.js';
-import { encodeId, getJson, readTurnStream, request, sendJson, type StreamedEvent } from './api.js';
+import { encodeId, getJson, request, sendJson, type StreamedEvent } from './api.js';
 import { Conversation } from './Conversation.js';
 import { callCost, sessionTitle } from './format.js';
 import { useAgentKinds, type SyndicateSummary } from './syndicates.js';
 import { loadTranscript } from './transcript.js';
 import { TreeView } from './TreeView.js';
+import { followTurn } from './turnStream.js';
 
 // Chat: pick a syndicate, send a message (POST /turns, Syndicate's own SSE stream), watch the
 // answer and the delegation tree grow, cancel, and answer an ask_user question in place.
@@ -76,7 +77,7 @@ export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummar
     try {
       const response = await request('POST', '/turns', { syndicate, message, ...(sessionId ? { sessionId } : {}) });
       setSessionId(response.headers.get('x-session-id') ?? sessionId);
-      await readTurnStream(response, (event) => setTurns((current) => withEvent(current, event, { kinds, costOf: callCost })));
+      await followTurn(response, (event) => setTurns((current) => withEvent(current, event, { kinds, costOf: callCost })));
     } catch (failure) {
       setError((failure as Error).message);
     } finally {
