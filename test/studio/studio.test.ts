@@ -142,6 +142,36 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await screenshot(page, 'continued');
   });
 
+  it('pages past the first hundred sessions and searches them by their first message', async () => {
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    const listed = (await (await fetch(`${server.url}/api/v1/sessions?limit=200`, { headers: admin })).json()) as { sessions: Array<{ id: string; title: string | null; eventCount: number }> };
+    const offsite = listed.sessions.find((session) => session.title === 'Plan the offsite')!;
+    for (let copy = 0; copy < 110; copy++) {
+      // Under the API's rate limit (20 a second per address), which the browser's requests share.
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      const forked = await fetch(`${server.url}/api/v1/sessions/${encodeURIComponent(offsite.id)}/fork`, { method: 'POST', headers: admin, body: JSON.stringify({ atSeq: offsite.eventCount }) });
+      expect(forked.status).toBe(201);
+    }
+    const total = listed.sessions.length + 110;
+    await page.goto(`${server.url}/#/sessions`);
+    await page.reload();
+
+    await expect.poll(() => page.locator('.list li').count()).toBe(50);
+    await page.getByRole('button', { name: 'Older sessions' }).click();
+    await expect.poll(() => page.locator('.list li').count()).toBe(100);
+    await page.getByRole('button', { name: 'Older sessions' }).click();
+    await expect.poll(() => page.locator('.list li').count()).toBe(total);
+    expect(await page.getByRole('button', { name: 'Older sessions' }).count()).toBe(0);
+    await page.getByLabel('Search sessions').fill('three-day WEEKEND');
+
+    // The chat's session of the dropped stream, and the fork continued in the chat.
+    const weekend = listed.sessions.filter((session) => session.title === 'Should we adopt a three-day weekend?');
+    expect(weekend.length).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.list li').count()).toBe(weekend.length);
+    expect(await page.locator('.list li strong').allInnerTexts()).toEqual(weekend.map(() => 'Should we adopt a three-day weekend?'));
+    await screenshot(page, 'sessions-search');
+  }, 60_000);
+
   it('charts usage by day, agent and model with its cost', async () => {
     await page.goto(`${server.url}/#/usage`);
 
