@@ -218,6 +218,21 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await screenshot(page, 'memory');
   });
 
+  it('searches the facts of a silo, the fact that holds now marked current and the one it replaced not', async () => {
+    await rememberForAdmin(server, 'The user is allergic to peanuts.', ['allergy']);
+    await page.goto(`${server.url}/#/memory`);
+    await page.reload();
+    await page.getByLabel('Silo').selectOption('concierge');
+
+    await page.getByLabel('Search facts').fill('aisle seat');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+
+    await page.locator('[data-facts="found"] li', { hasText: 'aisle seat' }).first().waitFor();
+    expect(await page.locator('[data-facts="found"] li', { hasText: 'aisle seat' }).getAttribute('data-current')).toBe('true');
+    expect(await page.locator('[data-facts="found"] li', { hasText: 'window seat' }).getAttribute('data-current')).toBe('false');
+    await screenshot(page, 'fact-search');
+  });
+
   it('renders a memory document, saves an edit as a new revision, shows its diff and rolls it back', async () => {
     await writeDocumentForAdmin(server, 'notes', 'trips/lisbon.md', '# Lisbon\n\nThe offsite is in **May**.\n');
     await page.goto(`${server.url}/#/memory`);
@@ -240,6 +255,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await page.locator('.history tr', { hasText: 'seeded by the test' }).getByRole('button', { name: 'Roll back to this' }).click();
     await page.locator('.document .markdown strong', { hasText: 'May' }).waitFor();
     await expect.poll(() => page.locator('.history tr').count()).toBe(3);
+  });
+
+  it('draws the link graph of the documents, a link to a missing document marked missing', async () => {
+    await writeDocumentForAdmin(server, 'notes', 'trips/porto.md', '# Porto\n\nAfter [Lisbon](lisbon.md), see [[notes/trips/faro]].\n');
+    await page.goto(`${server.url}/#/memory`);
+    await page.reload();
+    await page.getByLabel('Silo').selectOption('concierge');
+
+    await page.locator('[data-link="notes/trips/porto.md -> notes/trips/lisbon.md"]').waitFor();
+    expect(await page.locator('[data-link="notes/trips/porto.md -> notes/trips/lisbon.md"]').innerText()).not.toContain('missing');
+    await page.locator('[data-link="notes/trips/porto.md -> notes/trips/faro.md"]', { hasText: 'missing' }).waitFor();
+    expect(await page.locator('.link-graph svg g[data-node]').count()).toBe(3);
+    await screenshot(page, 'link-graph');
   });
 
   it('says a used or wrong sign-in link is not valid, and offers the form', async () => {
