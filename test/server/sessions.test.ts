@@ -28,6 +28,8 @@ beforeAll(async () => {
   await sessionWith('api:alice:one', 3);
   await sessionWith('api:alice:two', 1, 'Support Triage');
   await sessionWith('api:bob:one', 2);
+  await store.openSession('api:carol:one', 'Council');
+  await store.appendEvents('api:carol:one', [{ type: 'turn-start', syndicate: 'Council', input: 'Should we hire a designer?', turnId: 'turn-1', agent: 'Moderator', at: 1_700_000_000_000, depth: 0 }, message('m1')]);
 });
 
 afterAll(async () => {
@@ -50,6 +52,13 @@ describe('GET /sessions', () => {
   it("lets an admin list one user's sessions", async () => {
     const body = (await (await t.api('/sessions?user=bob', { key: 'admin-key' })).json()) as Listed;
     expect(body.sessions.map((s) => s.id)).toStrictEqual(['api:bob:one']);
+  });
+
+  it('names each session by its first message, and a session without one by null', async () => {
+    const listed = (await (await t.api('/sessions', { key: 'admin-key' })).json()) as { sessions: Array<{ id: string; title: string | null }> };
+
+    expect(listed.sessions.find((session) => session.id === 'api:carol:one')?.title).toBe('Should we hire a designer?');
+    expect(listed.sessions.find((session) => session.id === 'api:bob:one')?.title).toBeNull();
   });
 
   it('filters by syndicate id', async () => {

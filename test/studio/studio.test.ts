@@ -50,6 +50,44 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await screenshot(page, 'council');
   });
 
+  it('names the chat after its first message and keeps the session id in the tooltip', async () => {
+    const title = page.locator('.chat .session-title');
+
+    expect((await title.innerText()).trim()).toBe('Should we adopt a four-day week?');
+    expect(await title.getAttribute('title')).toMatch(/^api:admin:/);
+  });
+
+  it('picks a dropped stream up again after the last event it had, and shows the answer once', async () => {
+    // The turn's stream breaks off after its first delegation starts, as a dropped connection does.
+    await page.route('**/api/v1/turns', async (route) => {
+      const response = await route.fetch();
+      const messages = (await response.text()).split('\n\n');
+      const cut = messages.findIndex((message) => message.includes('event: delegation-start'));
+      await route.fulfill({ response, body: `${messages.slice(0, cut + 1).join('\n\n')}\n\n` });
+    });
+    const resumed: string[] = [];
+    page.on('request', (sent) => void (sent.url().includes('/stream') && resumed.push(sent.headers()['last-event-id'] ?? '')));
+    try {
+      // A fresh chat: this one still holds the council session of the tests before.
+      await page.reload();
+      await send('council', 'Should we adopt a three-day weekend?');
+
+      await page.locator('.turn[data-status="completed"] .answer').waitFor();
+    } finally {
+      await page.unroute('**/api/v1/turns');
+    }
+    const sessionId = await page.locator('.chat .session-title').getAttribute('title');
+    const stored = await fetch(`${server.url}/api/v1/sessions/${encodeURIComponent(sessionId!)}/events?limit=10000`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const events = ((await stored.json()) as { events: Array<{ seq: number; event: { type: string; output?: string } }> }).events;
+    const delegated = events.find((row) => row.event.type === 'delegation-start')!;
+    expect(resumed).toEqual([String(delegated.seq)]);
+    expect(await page.locator('.chat .node[data-agent="Advocate"][data-status="completed"]').count()).toBe(1);
+    expect(await page.locator('.chat .node[data-agent="Skeptic"][data-status="completed"]').count()).toBe(1);
+    const answer = events.find((row) => row.event.type === 'turn-end')!.event.output!;
+    expect((await page.locator('.turn .answer').innerText()).replace(/\s+/g, ' ').trim()).toBe(answer.replace(/\s+/g, ' ').trim());
+    await screenshot(page, 'reconnected');
+  });
+
   it('cancels a turn that is still running', async () => {
     await send('waiting-room', 'Please wait');
     await page.locator('.tool[data-tool="flaky_hang"][data-status="running"]').waitFor();
@@ -86,6 +124,53 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await page.locator('.transcript .turn[data-status="completed"]').waitFor();
     await screenshot(page, 'session');
   });
+
+  it('continues a stored session in the chat: its transcript replayed, the next message added to it', async () => {
+    const first = (await page.locator('.transcript .turn .user').first().innerText()).trim();
+    await page.locator('.transcript').getByRole('link', { name: 'Continue in chat' }).click();
+
+    await page.locator('.chat .node[data-agent="Advocate"][data-status="completed"]').waitFor();
+    expect((await page.locator('.chat .session-title').innerText()).trim()).toBe(first);
+    await page.getByLabel('Message').fill('And a three-day week?');
+    await page.getByRole('button', { name: 'Send' }).click();
+
+    await expect.poll(() => page.locator('.turn[data-status="completed"]').count()).toBe(2);
+    const sessionId = await page.locator('.chat .session-title').getAttribute('title');
+    const stored = await fetch(`${server.url}/api/v1/sessions/${encodeURIComponent(sessionId!)}/events?limit=10000`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const inputs = ((await stored.json()) as { events: Array<{ event: { type: string; input?: string } }> }).events.filter((row) => row.event.type === 'turn-start').map((row) => row.event.input);
+    expect(inputs).toEqual([first, 'And a three-day week?']);
+    await screenshot(page, 'continued');
+  });
+
+  it('pages past the first hundred sessions and searches them by their first message', async () => {
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    const listed = (await (await fetch(`${server.url}/api/v1/sessions?limit=200`, { headers: admin })).json()) as { sessions: Array<{ id: string; title: string | null; eventCount: number }> };
+    const offsite = listed.sessions.find((session) => session.title === 'Plan the offsite')!;
+    for (let copy = 0; copy < 110; copy++) {
+      // Under the API's rate limit (20 a second per address), which the browser's requests share.
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      const forked = await fetch(`${server.url}/api/v1/sessions/${encodeURIComponent(offsite.id)}/fork`, { method: 'POST', headers: admin, body: JSON.stringify({ atSeq: offsite.eventCount }) });
+      expect(forked.status).toBe(201);
+    }
+    const total = listed.sessions.length + 110;
+    await page.goto(`${server.url}/#/sessions`);
+    await page.reload();
+
+    await expect.poll(() => page.locator('.list li').count()).toBe(50);
+    await page.getByRole('button', { name: 'Older sessions' }).click();
+    await expect.poll(() => page.locator('.list li').count()).toBe(100);
+    await page.getByRole('button', { name: 'Older sessions' }).click();
+    await expect.poll(() => page.locator('.list li').count()).toBe(total);
+    expect(await page.getByRole('button', { name: 'Older sessions' }).count()).toBe(0);
+    await page.getByLabel('Search sessions').fill('three-day WEEKEND');
+
+    // The chat's session of the dropped stream, and the fork continued in the chat.
+    const weekend = listed.sessions.filter((session) => session.title === 'Should we adopt a three-day weekend?');
+    expect(weekend.length).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.list li').count()).toBe(weekend.length);
+    expect(await page.locator('.list li strong').allInnerTexts()).toEqual(weekend.map(() => 'Should we adopt a three-day weekend?'));
+    await screenshot(page, 'sessions-search');
+  }, 60_000);
 
   it('charts usage by day, agent and model with its cost', async () => {
     await page.goto(`${server.url}/#/usage`);
@@ -133,6 +218,21 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await screenshot(page, 'memory');
   });
 
+  it('searches the facts of a silo, the fact that holds now marked current and the one it replaced not', async () => {
+    await rememberForAdmin(server, 'The user is allergic to peanuts.', ['allergy']);
+    await page.goto(`${server.url}/#/memory`);
+    await page.reload();
+    await page.getByLabel('Silo').selectOption('concierge');
+
+    await page.getByLabel('Search facts').fill('aisle seat');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+
+    await page.locator('[data-facts="found"] li', { hasText: 'aisle seat' }).first().waitFor();
+    expect(await page.locator('[data-facts="found"] li', { hasText: 'aisle seat' }).getAttribute('data-current')).toBe('true');
+    expect(await page.locator('[data-facts="found"] li', { hasText: 'window seat' }).getAttribute('data-current')).toBe('false');
+    await screenshot(page, 'fact-search');
+  });
+
   it('renders a memory document, saves an edit as a new revision, shows its diff and rolls it back', async () => {
     await writeDocumentForAdmin(server, 'notes', 'trips/lisbon.md', '# Lisbon\n\nThe offsite is in **May**.\n');
     await page.goto(`${server.url}/#/memory`);
@@ -155,6 +255,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await page.locator('.history tr', { hasText: 'seeded by the test' }).getByRole('button', { name: 'Roll back to this' }).click();
     await page.locator('.document .markdown strong', { hasText: 'May' }).waitFor();
     await expect.poll(() => page.locator('.history tr').count()).toBe(3);
+  });
+
+  it('draws the link graph of the documents, a link to a missing document marked missing', async () => {
+    await writeDocumentForAdmin(server, 'notes', 'trips/porto.md', '# Porto\n\nAfter [Lisbon](lisbon.md), see [[notes/trips/faro]].\n');
+    await page.goto(`${server.url}/#/memory`);
+    await page.reload();
+    await page.getByLabel('Silo').selectOption('concierge');
+
+    await page.locator('[data-link="notes/trips/porto.md -> notes/trips/lisbon.md"]').waitFor();
+    expect(await page.locator('[data-link="notes/trips/porto.md -> notes/trips/lisbon.md"]').innerText()).not.toContain('missing');
+    await page.locator('[data-link="notes/trips/porto.md -> notes/trips/faro.md"]', { hasText: 'missing' }).waitFor();
+    expect(await page.locator('.link-graph svg g[data-node]').count()).toBe(3);
+    await screenshot(page, 'link-graph');
   });
 
   it('says a used or wrong sign-in link is not valid, and offers the form', async () => {

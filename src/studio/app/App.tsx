@@ -24,6 +24,12 @@ function pageOf(hash: string): PagePath {
   return PAGES.find((page) => page.path === path)?.path ?? 'chat';
 }
 
+/** What the address names within its page: `#/chat/<session id>` continues that session. */
+function argumentOf(hash: string): string | undefined {
+  const rest = hash.replace(/^#\/?/, '').split('/').slice(1).join('/');
+  return rest === '' ? undefined : decodeURIComponent(rest);
+}
+
 function SignInForm({ onSignedIn, error }: { onSignedIn(signed: SignedIn): void; error: string | undefined }) {
   const [token, setToken] = useState('');
   const [failure, setFailure] = useState(error);
@@ -55,6 +61,7 @@ export function App() {
   const [checking, setChecking] = useState(true);
   const [signInError, setSignInError] = useState<string>();
   const [page, setPage] = useState(pageOf(window.location.hash));
+  const [argument, setArgument] = useState(argumentOf(window.location.hash));
   const [syndicates, setSyndicates] = useState<SyndicateSummary[]>();
   const [loadError, setLoadError] = useState<string>();
 
@@ -63,7 +70,10 @@ export function App() {
     (token === undefined ? resume() : signIn(token))
       .then(setSigned, (error: Error) => setSignInError(error.message))
       .finally(() => setChecking(false));
-    const onHash = () => setPage(pageOf(window.location.hash));
+    const onHash = () => {
+      setPage(pageOf(window.location.hash));
+      setArgument(argumentOf(window.location.hash));
+    };
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
@@ -91,7 +101,7 @@ export function App() {
       </nav>
       <main>
         {loadError && <p class="failure">The syndicates could not be listed: {loadError}</p>}
-        {syndicates && page === 'chat' && <ChatPage syndicates={syndicates} />}
+        {syndicates && page === 'chat' && <ChatPage syndicates={syndicates} resumeId={argument} />}
         {syndicates && page === 'sessions' && <SessionsPage syndicates={syndicates} />}
         {page === 'usage' && <UsagePage />}
         {page === 'memory' && <MemoryPage />}

@@ -1,10 +1,12 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { reduceTree, type TurnTree } from '../tree/delegationTree.js';
-import { encodeId, readTurnStream, request, sendJson, type StreamedEvent } from './api.js';
+import { encodeId, getJson, request, sendJson, type StreamedEvent } from './api.js';
 import { Conversation } from './Conversation.js';
-import { callCost } from './format.js';
+import { callCost, sessionTitle } from './format.js';
 import { useAgentKinds, type SyndicateSummary } from './syndicates.js';
+import { loadTranscript } from './transcript.js';
 import { TreeView } from './TreeView.js';
+import { followTurn } from './turnStream.js';
 
 // Chat: pick a syndicate, send a message (POST /turns, Syndicate's own SSE stream), watch the
 // answer and the delegation tree grow, cancel, and answer an ask_user question in place.
@@ -16,7 +18,23 @@ export function withEvent(turns: TurnTree[], event: StreamedEvent, options: Para
   return [...turns, reduceTree(undefined, event, options)];
 }
 
-export function ChatPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
+/** The session's title, its id in the tooltip and a button that copies it (the id is what the API and CLI take). */
+function SessionLabel({ id, title }: { id: string; title: string | undefined }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <span class="session-label">
+      <strong class="session-title" title={id}>
+        {title ?? id}
+      </strong>
+      <button type="button" class="small" title={id} onClick={() => void navigator.clipboard.writeText(id).then(() => setCopied(true))}>
+        {copied ? 'Copied' : 'Copy id'}
+      </button>
+    </span>
+  );
+}
+
+/** `resumeId`: a stored session to continue (from the address, #/chat/<id>): its transcript shows, the next message goes to it. */
+export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummary[]; resumeId: string | undefined }) {
   const usable = syndicates.filter((entry) => entry.agents.length > 0);
   const [syndicate, setSyndicate] = useState(usable[0]?.id);
   const [sessionId, setSessionId] = useState<string>();
@@ -29,6 +47,27 @@ export function ChatPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
   const last = turns.at(-1);
   const waiting = last?.status === 'input-required';
 
+  useEffect(() => {
+    if (resumeId === undefined || running) return;
+    let current = true;
+    getJson<{ session: { syndicate: string } }>(`/sessions/${encodeId(resumeId)}`)
+      .then(async ({ session }) => {
+        const owner = syndicates.find((entry) => entry.name === session.syndicate);
+        if (!owner) throw new Error(`its syndicate '${session.syndicate}' is not served now; serve it again to continue the session`);
+        const transcript = await loadTranscript(resumeId, { kinds, costOf: callCost });
+        if (!current) return;
+        setSyndicate(owner.id);
+        setSessionId(resumeId);
+        setTurns(transcript.turns);
+        setSelected(-1);
+      })
+      .catch((failure: Error) => current && setError(`Session ${resumeId} could not be opened: ${failure.message}`));
+    return () => {
+      current = false;
+    };
+    // Folded again once the agents' kinds arrive; not while a message of this chat is running.
+  }, [resumeId, kinds]);
+
   async function send(message: string) {
     if (!syndicate || !message.trim()) return;
     setError(undefined);
@@ -38,7 +77,7 @@ export function ChatPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
     try {
       const response = await request('POST', '/turns', { syndicate, message, ...(sessionId ? { sessionId } : {}) });
       setSessionId(response.headers.get('x-session-id') ?? sessionId);
-      await readTurnStream(response, (event) => setTurns((current) => withEvent(current, event, { kinds, costOf: callCost })));
+      await followTurn(response, (event) => setTurns((current) => withEvent(current, event, { kinds, costOf: callCost })));
     } catch (failure) {
       setError((failure as Error).message);
     } finally {
@@ -52,6 +91,7 @@ export function ChatPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
   }
 
   function newSession(id: string | undefined) {
+    if (resumeId !== undefined) window.location.hash = '#/chat';
     setSyndicate(id);
     setSessionId(undefined);
     setTurns([]);
@@ -76,7 +116,7 @@ export function ChatPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
           <button type="button" onClick={() => newSession(syndicate)} disabled={running || turns.length === 0}>
             New session
           </button>
-          {sessionId && <span class="muted session-id">{sessionId}</span>}
+          {sessionId && <SessionLabel key={sessionId} id={sessionId} title={sessionTitle(turns[0]?.input)} />}
         </header>
         {usable.length === 0 && <p class="failure">No syndicate loads: see Settings for their errors.</p>}
         <Conversation turns={turns} selected={selected === -1 ? turns.length - 1 : selected} onSelect={setSelected} />

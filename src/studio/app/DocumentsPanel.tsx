@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { encodeId, getJson, sendJson } from './api.js';
 import { when } from './format.js';
+import { LinkGraph } from './LinkGraph.js';
 import { Markdown } from './Markdown.js';
 
 // A silo's documents: the bundles' trees, a document rendered (marked, then DOMPurify), edited
@@ -48,7 +49,7 @@ function Tree({ bundle, nodes, onOpen }: { bundle: string; nodes: TreeNode[]; on
   );
 }
 
-function DocumentView({ syndicate, opened }: { syndicate: string; opened: Opened }) {
+function DocumentView({ syndicate, opened, onChanged }: { syndicate: string; opened: Opened; onChanged(): void }) {
   const base = `/memory/${encodeId(syndicate)}/documents/${encodeId(opened.bundle)}/${encodeId(opened.path)}`;
   const [content, setContent] = useState<string>();
   const [draft, setDraft] = useState<string>();
@@ -69,6 +70,7 @@ function DocumentView({ syndicate, opened }: { syndicate: string; opened: Opened
       () => {
         setDraft(undefined);
         load();
+        onChanged();
       },
       (failure: Error) => setError(failure.message),
     );
@@ -143,6 +145,8 @@ export function DocumentsPanel({ syndicate }: { syndicate: string }) {
   const [bundles, setBundles] = useState<Array<{ name: string; tree: TreeNode[] }>>();
   const [opened, setOpened] = useState<Opened>();
   const [error, setError] = useState<string>();
+  // Bumped by every edit, so the link graph shows the links the edit made or removed.
+  const [edits, setEdits] = useState(0);
   useEffect(() => {
     setOpened(undefined);
     getJson<{ bundles: Array<{ name: string; tree: TreeNode[] }> }>(`/memory/${encodeId(syndicate)}/documents`).then((answer) => setBundles(answer.bundles), (failure: Error) => setError(failure.message));
@@ -159,8 +163,10 @@ export function DocumentsPanel({ syndicate }: { syndicate: string }) {
             <Tree bundle={bundle.name} nodes={bundle.tree} onOpen={setOpened} />
           </div>
         ))}
+        <h3>Links</h3>
+        <LinkGraph syndicate={syndicate} version={edits} />
       </section>
-      {opened && <DocumentView syndicate={syndicate} opened={opened} />}
+      {opened && <DocumentView syndicate={syndicate} opened={opened} onChanged={() => setEdits((count) => count + 1)} />}
     </div>
   );
 }

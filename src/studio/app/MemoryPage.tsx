@@ -89,10 +89,50 @@ function FactDetail({ syndicate, fact, onChanged }: { syndicate: string; fact: F
   );
 }
 
+interface Recalled {
+  fact: Fact;
+  current: boolean;
+}
+
+/** Recall as the agents' recall tool does (GET …/facts/search): the best matches first, history marked. */
+function FactSearch({ syndicate, onResults }: { syndicate: string; onResults(found: Recalled[] | undefined): void }) {
+  const [query, setQuery] = useState('');
+  const [error, setError] = useState<string>();
+  return (
+    <form
+      class="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setError(undefined);
+        getJson<{ facts: Recalled[] }>(`/memory/${encodeId(syndicate)}/facts/search?q=${encodeURIComponent(query.trim())}`).then(
+          (answer) => onResults(answer.facts),
+          (failure: Error) => setError(`The search failed: ${failure.message}`),
+        );
+      }}
+    >
+      <input type="search" aria-label="Search facts" placeholder="Search facts" value={query} onInput={(event) => setQuery((event.target as HTMLInputElement).value)} />
+      <button type="submit" disabled={!query.trim()}>
+        Search
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          setQuery('');
+          onResults(undefined);
+        }}
+      >
+        All facts
+      </button>
+      {error && <p class="failure">{error}</p>}
+    </form>
+  );
+}
+
 export function MemoryPage() {
   const [silos, setSilos] = useState<Silo[]>();
   const [syndicate, setSyndicate] = useState<string>();
   const [facts, setFacts] = useState<Fact[]>();
+  const [found, setFound] = useState<Recalled[]>();
   const [open, setOpen] = useState<Fact>();
   const [error, setError] = useState<string>();
   useEffect(() => {
@@ -106,6 +146,8 @@ export function MemoryPage() {
     getJson<{ facts: Fact[] }>(`/memory/${encodeId(syndicate)}/facts?limit=200`).then((answer) => setFacts(answer.facts), (failure: Error) => setError(failure.message));
   };
   useEffect(loadFacts, [syndicate]);
+  useEffect(() => setFound(undefined), [syndicate]);
+  const shown = found ?? facts?.map((fact) => ({ fact, current: fact.status === 'active' }));
   if (error) return <p class="failure">Memory could not be read: {error}</p>;
   if (silos?.length === 0) return <p class="muted">No served syndicate keeps long-term memory (memory_system: long-term).</p>;
   return (
@@ -122,14 +164,16 @@ export function MemoryPage() {
               ))}
             </select>
           </label>
-          <ul class="list">
-            {facts?.map((fact) => (
-              <li key={fact.id} class={fact.id === open?.id ? 'selected' : ''} onClick={() => setOpen(fact)}>
+          {syndicate && <FactSearch key={syndicate} syndicate={syndicate} onResults={setFound} />}
+          <ul class="list" data-facts={found ? 'found' : 'all'}>
+            {shown?.map(({ fact, current }) => (
+              <li key={fact.id} class={fact.id === open?.id ? 'selected' : ''} data-current={current} onClick={() => setOpen(fact)}>
                 <span class="badge">{fact.status}</span> {fact.text} <span class="muted">{when(fact.createdAt)}</span>
               </li>
             ))}
           </ul>
-          {facts?.length === 0 && <p class="muted">No facts in this silo yet.</p>}
+          {found?.length === 0 && <p class="muted">No fact matches the search.</p>}
+          {!found && facts?.length === 0 && <p class="muted">No facts in this silo yet.</p>}
         </section>
         {open && syndicate && (
           <FactDetail
@@ -138,6 +182,7 @@ export function MemoryPage() {
             fact={open}
             onChanged={() => {
               setOpen(undefined);
+              setFound(undefined);
               loadFacts();
             }}
           />

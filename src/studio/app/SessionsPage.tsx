@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { foldTurns, type TurnTree } from '../tree/delegationTree.js';
-import { encodeId, getJson, sendJson, type StreamedEvent } from './api.js';
+import { encodeId, getJson, sendJson } from './api.js';
 import { Conversation } from './Conversation.js';
-import { callCost, when } from './format.js';
+import { callCost, sessionTitle, when } from './format.js';
 import { useAgentKinds, type SyndicateSummary } from './syndicates.js';
+import { loadTranscript, type Transcript } from './transcript.js';
 import { TreeView } from './TreeView.js';
 
 // Sessions: the stored ones (GET /sessions), a transcript replayed through the same tree as a
@@ -15,38 +15,50 @@ interface SessionRow {
   createdAt: number;
   updatedAt: number;
   eventCount: number;
+  title: string | null;
 }
 
-interface Transcript {
-  turns: TurnTree[];
-  /** The seq of each turn's last event: where a fork at that turn ends. */
-  lastSeqs: number[];
+interface SessionPage {
+  sessions: SessionRow[];
+  nextCursor: string | null;
 }
 
-function transcriptOf(events: Array<{ seq: number; event: StreamedEvent }>, options: Parameters<typeof foldTurns>[1]): Transcript {
-  const turns = foldTurns(
-    events.map((stored) => stored.event),
-    options,
-  );
-  const lastSeq = new Map(events.map((stored) => [stored.event.turnId, stored.seq]));
-  return { turns, lastSeqs: turns.map((turn) => lastSeq.get(turn.turnId) ?? 0) };
+const PAGE_SIZE = 50;
+
+/** The sessions whose title, syndicate or id holds every word of the search. */
+function matching(sessions: SessionRow[], search: string): SessionRow[] {
+  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+  return sessions.filter((session) => {
+    const text = `${session.title ?? ''} ${session.syndicate} ${session.id}`.toLowerCase();
+    return words.every((word) => text.includes(word));
+  });
 }
 
 export function SessionsPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
   const [sessions, setSessions] = useState<SessionRow[]>();
+  const [nextCursor, setNextCursor] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
   const [open, setOpen] = useState<SessionRow>();
   const [transcript, setTranscript] = useState<Transcript>();
   const [selected, setSelected] = useState(0);
   const [error, setError] = useState<string>();
   const kinds = useAgentKinds(syndicates.find((entry) => entry.name === open?.syndicate)?.id);
 
-  const refresh = () => getJson<{ sessions: SessionRow[] }>('/sessions?limit=100').then((page) => setSessions(page.sessions), (failure: Error) => setError(failure.message));
+  const loadPage = (cursor: string | null) =>
+    getJson<SessionPage>(`/sessions?limit=${PAGE_SIZE}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`).then(
+      (page) => {
+        setSessions((shown) => (cursor === null ? page.sessions : [...(shown ?? []), ...page.sessions]));
+        setNextCursor(page.nextCursor);
+      },
+      (failure: Error) => setError(failure.message),
+    );
+  const refresh = () => loadPage(null);
   useEffect(() => void refresh(), []);
   useEffect(() => {
     if (!open) return;
-    getJson<{ events: Array<{ seq: number; event: StreamedEvent }> }>(`/sessions/${encodeId(open.id)}/events?limit=10000`).then(
-      (answer) => {
-        setTranscript(transcriptOf(answer.events, { kinds, costOf: callCost }));
+    loadTranscript(open.id, { kinds, costOf: callCost }).then(
+      (loaded) => {
+        setTranscript(loaded);
         setSelected(0);
       },
       (failure: Error) => setError(failure.message),
@@ -73,23 +85,35 @@ export function SessionsPage({ syndicates }: { syndicates: SyndicateSummary[] })
       <section class="card">
         <h2>Sessions</h2>
         {error && <p class="failure" role="alert">{error}</p>}
+        <input type="search" aria-label="Search sessions" placeholder="Search the sessions listed" value={search} onInput={(event) => setSearch((event.target as HTMLInputElement).value)} />
         {sessions?.length === 0 && <p class="muted">No sessions yet: start one in Chat.</p>}
         <ul class="list">
-          {sessions?.map((session) => (
+          {matching(sessions ?? [], search).map((session) => (
             <li key={session.id} class={session.id === open?.id ? 'selected' : ''} data-session={session.id} onClick={() => setOpen(session)}>
-              <strong>{session.syndicate}</strong> <span class="muted">{when(session.updatedAt)}</span>
+              <strong>{sessionTitle(session.title ?? undefined) ?? 'No message yet'}</strong>
+              <div class="muted">
+                {session.syndicate} · {when(session.updatedAt)}
+              </div>
               <div class="muted session-id">
                 {session.id} · {session.eventCount} events
               </div>
             </li>
           ))}
         </ul>
+        {nextCursor !== null && (
+          <button type="button" onClick={() => void loadPage(nextCursor)}>
+            {search.trim() ? 'Search older sessions' : 'Older sessions'}
+          </button>
+        )}
       </section>
       {open && transcript && (
         <section class="card transcript">
           <header class="toolbar">
             <h2>{open.syndicate}</h2>
             <span class="muted session-id">{open.id}</span>
+            <a class="button" href={`#/chat/${encodeId(open.id)}`}>
+              Continue in chat
+            </a>
             <button type="button" onClick={() => void remove(open)}>
               Delete
             </button>

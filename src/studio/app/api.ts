@@ -1,4 +1,3 @@
-import { EventSourceParserStream } from 'eventsource-parser/stream';
 import type { TurnEvent } from '../../core/events.js';
 
 // The studio's one way to the server: same-origin fetches under /api/v1, the sign-in's CSRF
@@ -23,8 +22,8 @@ export class ApiError extends Error {
   }
 }
 
-function headersFor(method: string, body: unknown): Record<string, string> {
-  const headers: Record<string, string> = {};
+function headersFor(method: string, body: unknown, extra: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = { ...extra };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (csrfToken !== undefined && method !== 'GET') headers['x-csrf-token'] = csrfToken;
   return headers;
@@ -40,8 +39,14 @@ async function problemOf(response: Response): Promise<ApiError> {
   }
 }
 
-export async function request(method: string, path: string, body?: unknown): Promise<Response> {
-  const response = await fetch(`${API}${path}`, { method, headers: headersFor(method, body), body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+export async function request(method: string, path: string, body?: unknown, extra: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> {
+  const response = await fetch(`${API}${path}`, {
+    method,
+    headers: headersFor(method, body, extra.headers ?? {}),
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
+    signal: extra.signal,
+  });
   if (!response.ok) throw await problemOf(response);
   return response;
 }
@@ -56,17 +61,6 @@ export async function sendJson<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', p
 }
 
 export type StreamedEvent = TurnEvent & { seq?: number };
-
-/** Reads a turn's SSE stream (Syndicate's own format) to its end, handing over each event. */
-export async function readTurnStream(response: Response, onEvent: (event: StreamedEvent) => void): Promise<void> {
-  const stream = response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
-  const reader = stream.getReader();
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    onEvent(JSON.parse(value.data) as StreamedEvent);
-  }
-}
 
 export function encodeId(id: string): string {
   return encodeURIComponent(id);

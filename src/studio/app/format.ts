@@ -26,6 +26,15 @@ export function when(ms: number): string {
   return new Date(ms).toLocaleString();
 }
 
+const TITLE_LENGTH = 60;
+
+/** A session as people name it: its first message on one line, cut short; undefined before one is sent. */
+export function sessionTitle(firstMessage: string | undefined): string | undefined {
+  const line = firstMessage?.replace(/\s+/g, ' ').trim();
+  if (!line) return undefined;
+  return line.length <= TITLE_LENGTH ? line : `${line.slice(0, TITLE_LENGTH - 1).trimEnd()}…`;
+}
+
 export function json(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }

@@ -21,6 +21,8 @@ const sessionSchema = z.object({
   eventCount: z.number().int().describe('Also the seq of the last event'),
 });
 
+const listedSchema = sessionSchema.extend({ title: z.string().nullable().describe("The session's first message (its first turn's input); null before one") });
+
 // A page ends at its last session: when it was updated, and its id.
 const cursor = opaqueCursor(z.object({ u: z.number().int(), i: z.string() }).transform((parsed): SessionCursor => ({ updatedAt: parsed.u, id: parsed.i })));
 
@@ -29,6 +31,12 @@ const idParams = z.object({ id: z.string().min(1).max(300).describe('The session
 function sessionOf(record: SessionRecord): z.infer<typeof sessionSchema> {
   const { id, syndicate, createdAt, updatedAt, eventCount } = record;
   return { id, syndicate, createdAt, updatedAt, eventCount };
+}
+
+/** A session as a list shows it: named by its first event, a turn's start (a session holds nothing before one). */
+async function listedOf(db: Store, record: SessionRecord): Promise<z.infer<typeof listedSchema>> {
+  const [first] = await db.readEvents(record.id, { limit: 1 });
+  return { ...sessionOf(record), title: first?.event.type === 'turn-start' ? first.event.input : null };
 }
 
 function notFound(id: string) {
@@ -69,13 +77,14 @@ export function sessionRoutes(store: () => Promise<Store>, registry: SyndicateRe
         limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(DEFAULT_PAGE),
         cursor: cursor.schema.optional().describe('nextCursor of the previous page'),
       }),
-      responses: { 200: { description: 'A page of sessions', schema: z.object({ sessions: z.array(sessionSchema), nextCursor: z.string().nullable() }) } },
+      responses: { 200: { description: 'A page of sessions', schema: z.object({ sessions: z.array(listedSchema), nextCursor: z.string().nullable() }) } },
       handle: async ({ query, caller }) => {
         const syndicate = query.syndicate === undefined ? undefined : (registry.get(query.syndicate)?.current?.name ?? query.syndicate);
+        const db = await store();
         // One more than the page says whether there is a next one.
-        const rows = await listUnder(await store(), prefixesFor(caller, query.user), { syndicate, limit: query.limit + 1, after: query.cursor });
+        const rows = await listUnder(db, prefixesFor(caller, query.user), { syndicate, limit: query.limit + 1, after: query.cursor });
         const page = rows.slice(0, query.limit);
-        return json({ sessions: page.map(sessionOf), nextCursor: rows.length > query.limit ? cursor.encode({ u: page.at(-1)!.updatedAt, i: page.at(-1)!.id }) : null });
+        return json({ sessions: await Promise.all(page.map((record) => listedOf(db, record))), nextCursor: rows.length > query.limit ? cursor.encode({ u: page.at(-1)!.updatedAt, i: page.at(-1)!.id }) : null });
       },
     }),
     defineRoute({
