@@ -1,5 +1,5 @@
 import { rankingWords, type FactRecord, type ScoredFact } from '../../store/facts.js';
-import { specificsOf } from './specifics.js';
+import { conflictingSpecifics, specificsOf, substitutesValue } from './specifics.js';
 
 // Which active facts a correction retires (issue 15): the same subject's same attribute, and the
 // restatements of the value it replaces, never a sibling attribute of the same entity. A fact
@@ -46,7 +46,7 @@ export function explicitlyDifferent(a: FactAttribute, b: FactAttribute): boolean
   return a.explicit !== undefined && b.explicit !== undefined && (a.explicit.subject !== b.explicit.subject || a.explicit.attribute !== b.explicit.attribute);
 }
 
-function explicitlySame(a: FactAttribute, b: FactAttribute): boolean {
+export function explicitlySame(a: FactAttribute, b: FactAttribute): boolean {
   return a.explicit !== undefined && b.explicit !== undefined && !explicitlyDifferent(a, b);
 }
 
@@ -109,4 +109,23 @@ export function correctedFacts(correction: FactRecord, related: readonly ScoredF
   if (named.length === 0 && fit(closest) < threshold) return [];
   const oldValue = oldValueWords(closest.fact, correction);
   return eligible.filter((hit) => hit === closest || named.includes(hit) || namesWords(hit.fact, oldValue)).map(({ fact }) => fact.id);
+}
+
+/**
+ * The ids a statement of an attribute's value retires among `related` (active facts stated
+ * before it), whatever its tag: the facts said to be about the same subject's same attribute that
+ * state another value (another name, number or date, or, stating none, the same sentence with
+ * another value in it). A client that names the attribute has said which one the statement sets, so it replaces
+ * what was said of it ("Spotify bills me on the 9th now" is no CORRECTION, yet replaces the 28th).
+ * A fact worded otherwise with nothing conflicting restates the value and stays current: were it
+ * retired, a later correction would find only the siblings to correct.
+ */
+export function updatedFacts(statement: FactRecord, related: readonly ScoredFact[]): string[] {
+  const own = attributeOf(statement);
+  if (own.explicit === undefined) return [];
+  // Both naming the same names, numbers and dates, they state one value however worded ("The user
+  // lives in Porto." and "The user's home is in Porto." differ in their middle words, not their value).
+  const statesOther = (fact: FactRecord): boolean =>
+    conflictingSpecifics(fact.text, statement.text).length > 0 || (specificsOf(fact.text).size === 0 && substitutesValue(fact.text, statement.text));
+  return related.filter(({ fact }) => explicitlySame(own, attributeOf(fact)) && statesOther(fact)).map(({ fact }) => fact.id);
 }
