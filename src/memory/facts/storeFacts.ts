@@ -2,7 +2,7 @@ import { EmbeddingModelMismatchError, type FactRecord, type ScoredFact, type Fac
 import type { Embedder } from '../embeddings/embedder.js';
 import type { FactJudge } from './factJudge.js';
 import { conflictingSpecifics, substitutesValue } from './specifics.js';
-import { attributeOf, correctedFacts, explicitlyDifferent, explicitlySame, updatedFacts } from './supersession.js';
+import { attributeOf, correctedFacts, explicitlyDifferent, explicitlySame, namesReplacedSpecific, updatedFacts } from './supersession.js';
 
 // Writes candidate facts to a silo: a dedup probe recognises restatements (same tag, the same
 // entity keys, no conflicting name, number, date, place or negation, and similar enough for the
@@ -125,7 +125,12 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
     const related = neighbours.filter(
       ({ fact }) => fact.id !== statement.id && fact.createdAt <= statement.createdAt && (sharesKey(fact.keys, statement.keys) || explicitlySame(own, attributeOf(fact))),
     );
-    const retired = statement.tag === 'CORRECTION' ? correctedFacts(statement, related, writer.supersedeThreshold) : updatedFacts(statement, related);
+    const retired = [
+      ...new Set([
+        ...(statement.tag === 'CORRECTION' || namesReplacedSpecific(statement.text) ? correctedFacts(statement, related, writer.supersedeThreshold) : []),
+        ...updatedFacts(statement, related),
+      ]),
+    ];
     await facts.supersedeFacts(silo, retired, statement.id);
     return retired;
   };
@@ -150,7 +155,8 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
     });
     const fact = duplicate ?? record;
     // A restatement merged into its fact sets nothing new; a correction is read again even so (above).
-    const superseded = fact.tag === 'CORRECTION' || (duplicate === undefined && fact.subject !== null && fact.attribute !== null) ? await retireReplaced(fact, embedding) : [];
+    const replacing = fact.tag === 'CORRECTION' || (duplicate === undefined && ((fact.subject !== null && fact.attribute !== null) || namesReplacedSpecific(fact.text)));
+    const superseded = replacing ? await retireReplaced(fact, embedding) : [];
     if (replaces !== undefined && !superseded.includes(replaces.id)) {
       await facts.supersedeFacts(silo, [replaces.id], fact.id);
       superseded.push(replaces.id);

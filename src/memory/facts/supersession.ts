@@ -8,8 +8,9 @@ import { conflictingSpecifics, specificsOf, substitutesValue } from './specifics
 
 // Words that mark a statement as a correction and say nothing about the attribute.
 const CORRECTION_WORDS: ReadonlySet<string> = new Set('actually correction corrected update updated now instead anymore longer wrong mistake sorry fact'.split(' '));
-// "…is woodworking, not salsa dancing", "no longer in Paris", "instead of tea": the clause naming the value replaced.
-const NEGATED_CLAUSE = /\b(?:not|no longer|instead of|rather than|never)\s+([^,.;!?]+)/giu;
+// "…is woodworking, not salsa dancing", "no longer in Paris", "instead of tea", "it used to be the
+// 28th", "I was wrong about May 2: …": the clause naming the value replaced.
+const NEGATED_CLAUSE = /\b(?:not|no longer|instead of|rather than|never|used to be|wrong about)\s+([^,.;:!?]+)/giu;
 // How much frame overlap (Jaccard, 0-1) counts beside cosine similarity when picking the fact a
 // correction corrects: enough to prefer the fact saying the same thing about the entity over a
 // sibling that sits as close (the rent against the size), never more than a clear cosine lead.
@@ -66,6 +67,14 @@ function negatedWords(text: string): string[] {
 }
 
 /**
+ * Whether a statement names a name, number or date as the value it replaces ("Spotify bills me on
+ * the 9th now, it used to be the 28th."): a correction whatever its tag, of the facts stating that value.
+ */
+export function namesReplacedSpecific(text: string): boolean {
+  return [...text.matchAll(NEGATED_CLAUSE)].some((match) => specificsOf(match[1]!).size > 0);
+}
+
+/**
  * The words a corrected fact says and its correction does not: the old value ("paris" when "The
  * user lives in Paris." is corrected by "Correction: the user now lives in Berlin."). A clause of
  * the correction naming the old value ("…, not Paris") does not count as the correction saying it.
@@ -73,6 +82,21 @@ function negatedWords(text: string): string[] {
 function oldValueWords(corrected: FactRecord, correction: FactRecord): string[] {
   const kept = new Set(rankingWords(withoutNegatedClauses(correction.text)));
   return rankingWords(corrected.text).filter((word) => !kept.has(word) && !CORRECTION_WORDS.has(word));
+}
+
+/**
+ * The names, numbers and dates a corrected fact states and its correction does not: its old value
+ * when it has one ("10am" when "btw pill o'clock is 10am for me." is corrected by "…my meds are at
+ * 7am."), which its restatements repeat however they reword the rest ("So, 10am is when I take my pill").
+ */
+function oldSpecifics(corrected: FactRecord, correction: FactRecord): string[] {
+  const kept = specificsOf(withoutNegatedClauses(correction.text));
+  return [...specificsOf(corrected.text)].filter((word) => !kept.has(word) && word !== 'not');
+}
+
+function statesSpecifics(fact: FactRecord, specifics: readonly string[]): boolean {
+  const stated = specificsOf(fact.text);
+  return specifics.every((word) => stated.has(word));
 }
 
 /**
@@ -105,10 +129,14 @@ export function correctedFacts(correction: FactRecord, related: readonly ScoredF
   const replacesValue = (fact: FactRecord): boolean => values.size > 0 && [...specificsOf(fact.text)].some((word) => !values.has(word));
   const fit = (hit: (typeof eligible)[number]): number =>
     hit.score + FRAME_WEIGHT * jaccard(own.frame, hit.attribute.frame) + (replacesValue(hit.fact) ? VALUE_WEIGHT : 0);
+  // A statement not tagged a correction corrects only the facts it names as replaced.
+  if (named.length === 0 && correction.tag !== 'CORRECTION') return [];
   const closest = (named.length > 0 ? named : eligible).reduce((best, hit) => (fit(hit) > fit(best) ? hit : best));
   if (named.length === 0 && fit(closest) < threshold) return [];
-  const oldValue = oldValueWords(closest.fact, correction);
-  return eligible.filter((hit) => hit === closest || named.includes(hit) || namesWords(hit.fact, oldValue)).map(({ fact }) => fact.id);
+  const specifics = oldSpecifics(closest.fact, correction);
+  const restatesOldValue =
+    specifics.length > 0 ? (fact: FactRecord) => statesSpecifics(fact, specifics) : (fact: FactRecord) => namesWords(fact, oldValueWords(closest.fact, correction));
+  return eligible.filter((hit) => hit === closest || named.includes(hit) || restatesOldValue(hit.fact)).map(({ fact }) => fact.id);
 }
 
 /**
