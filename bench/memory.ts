@@ -3,10 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Embedder } from '../src/memory/embeddings/embedder.js';
 import { localEmbedder } from '../src/memory/embeddings/localEmbedder.js';
-import { dedupThresholdFor } from '../src/memory/facts/dedupThresholds.js';
-import { DEFAULT_SUPERSEDE_THRESHOLD } from '../src/memory/facts/factMemory.js';
+import { calibrationFor } from '../src/memory/facts/calibration.js';
 import { recallFacts } from '../src/memory/facts/recall.js';
-import { recallAsOf } from '../src/memory/facts/recallAsOf.js';
 import { storeFacts, type CandidateFact, type FactWriter } from '../src/memory/facts/storeFacts.js';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/index.js';
 import { fakeEmbedder } from '../test/memory/fakeEmbedder.js';
@@ -26,7 +24,7 @@ const SCALES = [10_000, 100_000];
 const QUERIES = 100;
 const INGEST_SAMPLE = 200;
 const FILL_BATCH = 1_000;
-const SUPERSEDE_SWEEP = [0.3, DEFAULT_SUPERSEDE_THRESHOLD, 0.5];
+const SUPERSEDE_SWEEP = [0.3, 0.4, 0.5];
 // Statements are a minute apart and questions come a day after them: recall breaks ties by age,
 // and wall-clock times (many facts in one millisecond) made the quality figures vary between runs.
 const FIRST_STATEMENT_AT = Date.UTC(2026, 0, 1);
@@ -91,7 +89,7 @@ async function benchQuality(embedder: Embedder, supersedeThreshold: number): Pro
   const silos = generateSilos(QUALITY_SILOS, SEED);
   const counts = { droppedRight: 0, droppedWrong: 0, restatements: 0, hits1: 0, hits5: 0, staleAsCurrent: 0, corrected: 0, leaked: 0, returned: 0, questions: 0, siblings: 0, siblingsRetired: 0 };
   for (const script of silos) {
-    const writer: FactWriter = { facts: store.facts, embedder, silo: script.silo, dedupThreshold: dedupThresholdFor(embedder.model), supersedeThreshold };
+    const writer: FactWriter = { facts: store.facts, embedder, silo: script.silo, dedupThreshold: calibrationFor(embedder.model).dedup, supersedeThreshold };
     const candidates: CandidateFact[] = script.statements.map((s, i) => ({
       text: s.text,
       tag: s.tag,
@@ -175,7 +173,7 @@ async function benchScale(): Promise<void> {
   for (const scale of SCALES) {
     await fill(store, embedder, silo, size, scale - INGEST_SAMPLE, random);
     // Ingest throughput: the pipeline after extraction (embed, dedup probe, insert), at this size.
-    const writer: FactWriter = { facts: store.facts, embedder, silo, dedupThreshold: dedupThresholdFor(embedder.model), supersedeThreshold: DEFAULT_SUPERSEDE_THRESHOLD };
+    const writer: FactWriter = { facts: store.facts, embedder, silo, dedupThreshold: calibrationFor(embedder.model).dedup, supersedeThreshold: calibrationFor(embedder.model).supersede };
     const candidates: CandidateFact[] = Array.from({ length: INGEST_SAMPLE }, () => {
       const text = bulkFact(random);
       return { text, tag: 'FACT', date: null, source: 'user', keys: [text.split(' ')[4]!], provenance: null };
@@ -200,7 +198,7 @@ async function benchScale(): Promise<void> {
       // The MCP recall's as_of: every candidate, then the state of each at that moment.
       embedder.spentMs = 0;
       start = performance.now();
-      await recallAsOf((q, options) => recallFacts({ facts: store.facts, embedder, silo }, q, options), query, { asOf: Date.now(), limit: 10 });
+      await recallFacts({ facts: store.facts, embedder, silo }, query, { asOf: Date.now() });
       asOf.push(performance.now() - start - embedder.spentMs);
       start = performance.now();
       await store.facts.searchVectors(silo, { embedding: queryVectors[i]!, embeddingModel: embedder.model, limit: 10 });

@@ -3,6 +3,7 @@ import { benchBackgroundJobs } from './backgroundJobs.js';
 import { benchCodeMode } from './codeMode.js';
 import { benchColdStart } from './coldStart.js';
 import { benchMemory } from './memory.js';
+import { benchMemoryCalibration } from './memoryCalibration.js';
 import { benchMemoryQuality } from './memoryQuality.js';
 import { benchObservability } from './observability.js';
 import { benchPostgres } from './postgres.js';
@@ -22,6 +23,7 @@ const benches: Record<string, () => Promise<void>> = {
   coldStart: benchColdStart,
   memory: benchMemory,
   memoryQuality: benchMemoryQuality,
+  memoryCalibration: benchMemoryCalibration,
   a2a: benchA2a,
   postgres: benchPostgres,
   codeMode: benchCodeMode,

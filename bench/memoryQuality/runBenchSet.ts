@@ -1,4 +1,5 @@
 import type { Embedder } from '../../src/memory/embeddings/embedder.js';
+import type { EmbedderCalibration } from '../../src/memory/facts/calibration.js';
 import { createFactMemory, type FactMemory } from '../../src/memory/facts/factMemory.js';
 import type { RememberInput } from '../../src/memory/facts/fact.js';
 import { createScriptedModel } from '../../src/models/scripted/createScriptedModel.js';
@@ -31,10 +32,13 @@ export interface BenchScore {
   leaked: number;
 }
 
-function memoryFor(store: SqliteStore, embedder: Embedder, silo: string): FactMemory {
+/** Overrides of the embedder's calibration, for sweeps; the measured one by default. */
+export type CalibrationOverride = Partial<EmbedderCalibration>;
+
+function memoryFor(store: SqliteStore, embedder: Embedder, silo: string, calibration: CalibrationOverride = {}): FactMemory {
   // remember and recall never call the extraction model; the scripted one stands in for it.
   const model = createScriptedModel({ agentName: 'MemoryExtractor', subagents: [], script: [] });
-  return createFactMemory({ store, embedder, silo, model });
+  return createFactMemory({ store, embedder, silo, model, dedupThreshold: calibration.dedup, supersedeThreshold: calibration.supersede, tieMargin: calibration.tieMargin });
 }
 
 /** What remember receives for a statement: the tool's fields, with the hints only when asked for. */
@@ -104,14 +108,14 @@ async function runSilo(memory: FactMemory, store: SqliteStore, silo: BenchSilo, 
   }
 }
 
-export async function runBenchSet(set: BenchSet, embedder: Embedder, hints: boolean): Promise<BenchScore> {
+export async function runBenchSet(set: BenchSet, embedder: Embedder, hints: boolean, calibration?: CalibrationOverride): Promise<BenchScore> {
   const { store, dispose } = tempStore('quality');
   const tally: SiloTally = {
     hits: 0, questions: 0, byClass: new Map(), corrected: 0, stale: 0, rightMerges: 0, wrongMerges: 0,
     restatements: 0, primary: 0, unique: 0, siblings: 0, siblingsRetired: 0, leaked: 0,
   };
   try {
-    for (const silo of set.silos) await runSilo(memoryFor(store, embedder, silo.silo), store, silo, hints, tally);
+    for (const silo of set.silos) await runSilo(memoryFor(store, embedder, silo.silo, calibration), store, silo, hints, tally);
   } finally {
     await dispose();
   }

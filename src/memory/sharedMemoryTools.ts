@@ -4,7 +4,6 @@ import { FactTagSchema, RememberSchema } from './facts/fact.js';
 import { formatRecalledFacts } from './facts/formatRecalledFacts.js';
 import { InstantSchema, instantEnd } from './facts/instant.js';
 import { DEFAULT_RECALL_LIMIT, type RecalledFact } from './facts/recall.js';
-import { recallAsOf } from './facts/recallAsOf.js';
 import type { Memory } from './openMemory.js';
 
 // A silo's memory as tools for other agents and editors (the MCP server face: the "shared memory
@@ -82,10 +81,7 @@ export function sharedMemoryTools(memory: Memory): AnyTool[] {
     },
     async execute({ query, limit = DEFAULT_RECALL_LIMIT, as_of }, ctx) {
       const asOf = as_of === undefined ? undefined : instantEnd(as_of);
-      const recalled =
-        asOf === undefined
-          ? await memory.facts.recall(query, { limit, signal: ctx.signal })
-          : await recallAsOf(memory.facts.recall, query, { asOf, limit, signal: ctx.signal });
+      const recalled = await memory.facts.recall(query, { limit, signal: ctx.signal, asOf });
       const output: RecallOutput = { as_of: asOf === undefined ? null : new Date(asOf).toISOString(), facts: recalled.map(outputOf) };
       presented.set(output, formatRecalledFacts(recalled, { asOf }));
       return output;

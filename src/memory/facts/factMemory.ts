@@ -3,7 +3,7 @@ import type { Store } from '../../store/store.js';
 import type { Tool } from '../../core/tool.js';
 import { assertSilo } from '../../core/silo.js';
 import type { Embedder } from '../embeddings/embedder.js';
-import { dedupThresholdFor } from './dedupThresholds.js';
+import { calibrationFor } from './calibration.js';
 import { extractFacts } from './extractFacts.js';
 import { modelJudge } from './factJudge.js';
 import { RememberSchema, type RememberInput } from './fact.js';
@@ -16,9 +16,6 @@ import { chunkTurns, completeTurns, type TranscriptTurn } from './transcript.js'
 // The one entry point to long-term facts for a silo (memory_system: long-term): ingest a
 // session's new turns, recall, remember a fact directly, and the load_memory tool.
 
-// Measured on the memory benchmark with USE-lite: 0.5 left 2% of corrected facts current (their
-// correction sat further from them), 0.4 and 0.3 none, and none of the three retired a fact by mistake.
-export const DEFAULT_SUPERSEDE_THRESHOLD = 0.4;
 // Transcript characters per extraction call: a long session is distilled in several calls, each
 // moving the mark, so an interruption loses at most one call's work.
 const EXTRACTION_CHARS = 24_000;
@@ -31,9 +28,10 @@ export interface FactMemoryOptions {
   model: LanguageModelV3;
   /** memory_extraction_rules. */
   extractionRules?: string;
-  /** By default the one measured for the embedder (dedupThresholds.ts). */
+  /** These three default to the ones measured for the embedder (calibration.ts). */
   dedupThreshold?: number;
   supersedeThreshold?: number;
+  tieMargin?: number;
   /** Whether the extraction model decides restatements just below the threshold: by default when it is a real model, not the scripted one. */
   judgeHardCases?: boolean;
 }
@@ -68,12 +66,13 @@ export interface FactMemory {
 export function createFactMemory(options: FactMemoryOptions): FactMemory {
   const { store, embedder, silo, model } = options;
   assertSilo(silo);
+  const calibration = calibrationFor(embedder.model);
   const writer = {
     facts: store.facts,
     embedder,
     silo,
-    dedupThreshold: options.dedupThreshold ?? dedupThresholdFor(embedder.model),
-    supersedeThreshold: options.supersedeThreshold ?? DEFAULT_SUPERSEDE_THRESHOLD,
+    dedupThreshold: options.dedupThreshold ?? calibration.dedup,
+    supersedeThreshold: options.supersedeThreshold ?? calibration.supersede,
     ...((options.judgeHardCases ?? model.provider !== 'scripted') ? { judge: modelJudge(model) } : {}),
   };
   // Writes run one at a time (session end and SIGINT can both ask to ingest), so two never read
@@ -118,7 +117,7 @@ export function createFactMemory(options: FactMemoryOptions): FactMemory {
     return report;
   };
 
-  const recall = (query: string, recallOptions?: RecallOptions): Promise<RecalledFact[]> => recallFacts({ facts: store.facts, embedder, silo }, query, recallOptions);
+  const recall = (query: string, recallOptions?: RecallOptions): Promise<RecalledFact[]> => recallFacts({ facts: store.facts, embedder, silo, tieMargin: options.tieMargin ?? calibration.tieMargin }, query, recallOptions);
 
   return {
     silo,

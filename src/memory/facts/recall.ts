@@ -1,5 +1,7 @@
 import type { FactRecord, FactStore, ScoredFact } from '../../store/facts.js';
 import type { Embedder } from '../embeddings/embedder.js';
+import { calibrationFor } from './calibration.js';
+import { factAsOf } from './recallAsOf.js';
 
 // Hybrid recall: nearest vectors and full-text matches, merged, then ranked by cosine similarity,
 // with lexical evidence (full-text rank, key overlap, date, recency) breaking near-ties only (never
@@ -10,6 +12,8 @@ export interface RecallSource {
   facts: FactStore;
   embedder: Embedder;
   silo: string;
+  /** By default the one measured for the embedder (calibration.ts). */
+  tieMargin?: number;
 }
 
 export interface RecallOptions {
@@ -18,8 +22,10 @@ export interface RecallOptions {
   /** The day the question is about (YYYY-MM-DD); dates written in the query count too. */
   date?: string;
   signal?: AbortSignal;
-  /** For recency; defaults to Date.now(). */
+  /** For recency; defaults to Date.now(), or asOf when given. */
   now?: number;
+  /** Milliseconds since the epoch: recall memory as it stood then (facts said later left out, each with the status it had). */
+  asOf?: number;
 }
 
 export interface RecalledFact {
@@ -44,11 +50,6 @@ const CANDIDATES = 40;
 // how far words can outvote the embedder.
 const EVIDENCE = { text: 0.5, keys: 0.3, date: 0.15, recency: 0.05 };
 const TIE_BAND = 0.5;
-// A current fact whose cosine trails the best current one by more than this is clearly the worse
-// semantic match: no lexical evidence lifts it over the facts near the best (issue 15: on the
-// independent benchmark cosine alone beat the hybrid). Development set (use-lite-512, recall@1):
-// 0.1 and 0.2 both 0.917, as without the rule; the held-out set went from 0.581 to 0.608 with 0.1.
-const CLEAR_LEAD = 0.1;
 // A superseded fact keeps its place in the list as history, below the facts that hold now.
 export const SUPERSEDED_FACTOR = 0.5;
 const RECENCY_DAYS = 90;
@@ -104,6 +105,18 @@ async function foldRestatements(candidates: Map<string, Candidate>, facts: FactS
   return [...folded.values()];
 }
 
+/** The candidates as they stood at `asOf`: those said later left out, those corrected later current again. */
+async function candidatesAsOf(candidates: readonly Candidate[], asOf: number, facts: FactStore, silo: string): Promise<Candidate[]> {
+  const byId = new Map(candidates.map((candidate) => [candidate.fact.id, candidate.fact]));
+  const factById = async (id: string): Promise<FactRecord | undefined> => byId.get(id) ?? (await facts.getFact(silo, id));
+  const then: Candidate[] = [];
+  for (const candidate of candidates) {
+    const fact = await factAsOf(candidate.fact, asOf, factById);
+    if (fact !== undefined) then.push({ ...candidate, fact });
+  }
+  return then;
+}
+
 async function primaryCandidate(facts: FactStore, silo: string, id: string): Promise<Candidate | undefined> {
   const fact = await facts.getFact(silo, id);
   return fact === undefined ? undefined : { fact, vector: 0, text: 0 };
@@ -111,8 +124,10 @@ async function primaryCandidate(facts: FactStore, silo: string, id: string): Pro
 
 export async function recallFacts(source: RecallSource, query: string, options: RecallOptions = {}): Promise<RecalledFact[]> {
   const { facts, embedder, silo } = source;
+  const { asOf } = options;
   const limit = options.limit ?? DEFAULT_RECALL_LIMIT;
-  const now = options.now ?? Date.now();
+  // Recency is measured from the moment asked about, as it would have been then.
+  const now = options.now ?? asOf ?? Date.now();
   const [embedding] = await embedder.embed([query], options.signal);
   const [vectorHits, textHits] = await Promise.all([
     facts.searchVectors(silo, { embedding: embedding!, embeddingModel: embedder.model, limit: CANDIDATES }),
@@ -120,8 +135,16 @@ export async function recallFacts(source: RecallSource, query: string, options: 
   ]);
   const queryWords = words(query);
   const dates = new Set([...(query.match(DATE) ?? []), ...(options.date ? [options.date] : [])]);
-  const candidates = await foldRestatements(merge(vectorHits, textHits), facts, silo);
+  const merged = merge(vectorHits, textHits);
+  // A restatement said after the moment asked about lends its fact nothing.
+  if (asOf !== undefined) for (const [id, { fact }] of merged) if (fact.createdAt > asOf) merged.delete(id);
+  const folded = await foldRestatements(merged, facts, silo);
+  const candidates = asOf === undefined ? folded : await candidatesAsOf(folded, asOf, facts, silo);
   const bestVector = Math.max(0, ...candidates.filter(({ fact }) => fact.status === 'active').map(({ vector }) => vector));
+  // A current fact whose cosine trails the best current one by more than the tie margin is clearly
+  // the worse semantic match: no lexical evidence lifts it over the facts near the best (issue 15:
+  // on the independent benchmark cosine alone beat the hybrid).
+  const tieMargin = source.tieMargin ?? calibrationFor(embedder.model).tieMargin;
   const ranked = candidates
     .map(({ fact, vector, text }) => {
       const current = fact.status === 'active';
@@ -132,7 +155,7 @@ export async function recallFacts(source: RecallSource, query: string, options: 
         EVIDENCE.date * (fact.date !== null && dates.has(fact.date) ? 1 : 0) +
         EVIDENCE.recency * Math.exp(-ageDays / RECENCY_DAYS);
       const score = vector + TIE_BAND * evidence;
-      return { fact, current, score: current ? score : score * SUPERSEDED_FACTOR, nearBest: current && vector >= bestVector - CLEAR_LEAD };
+      return { fact, current, score: current ? score : score * SUPERSEDED_FACTOR, nearBest: current && vector >= bestVector - tieMargin };
     })
     .sort((a, b) => Number(b.nearBest) - Number(a.nearBest) || b.score - a.score || b.fact.createdAt - a.fact.createdAt)
     .map(({ nearBest: _nearBest, ...hit }) => hit)

@@ -52,7 +52,8 @@ export function specificsOf(text: string): Set<string> {
     const word = raw.toLowerCase();
     if (NUMBER.test(raw)) specifics.add(normalisedNumber(raw));
     else if (HAS_DIGIT.test(raw) || WORDED_SPECIFICS.has(word)) specifics.add(word);
-    else if (CAPITALISED.test(raw) && !(openers.has(at) && OPENERS.has(word))) specifics.add(word);
+    // "I" is capitalised wherever it stands, and names no one.
+    else if (CAPITALISED.test(raw) && word !== 'i' && !(openers.has(at) && OPENERS.has(word))) specifics.add(word);
   }
   if (NEGATION.test(text)) specifics.add(NOT);
   return specifics;

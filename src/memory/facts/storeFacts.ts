@@ -2,7 +2,7 @@ import { EmbeddingModelMismatchError, type FactRecord, type ScoredFact, type Fac
 import type { Embedder } from '../embeddings/embedder.js';
 import type { FactJudge } from './factJudge.js';
 import { conflictingSpecifics, substitutesValue } from './specifics.js';
-import { attributeOf, correctedFacts, explicitlyDifferent } from './supersession.js';
+import { attributeOf, correctedFacts, explicitlyDifferent, explicitlySame, namesReplacedSpecific, updatedFacts } from './supersession.js';
 
 // Writes candidate facts to a silo: a dedup probe recognises restatements (same tag, the same
 // entity keys, no conflicting name, number, date, place or negation, and similar enough for the
@@ -117,13 +117,21 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
   // further from "Correction: the user drives a Renault Zoe now." than "The user drives a Fiat 500.").
   // Also run for a correction that was a duplicate: an ingestion interrupted between storing a
   // correction and retiring what it corrects finishes the job when the turns are read again.
-  const retireCorrected = async (correction: FactRecord, embedding: Float32Array): Promise<string[]> => {
+  // A fact said to be about the same subject's same attribute is related whatever its keys: clients
+  // name an entity's keys differently from one statement to the next ("owe" and "debt").
+  const retireReplaced = async (statement: FactRecord, embedding: Float32Array): Promise<string[]> => {
     const neighbours = await facts.searchVectors(silo, { embedding, embeddingModel: embedder.model, limit: CORRECTION_CANDIDATES, activeOnly: true });
+    const own = attributeOf(statement);
     const related = neighbours.filter(
-      ({ fact }) => fact.id !== correction.id && sharesKey(fact.keys, correction.keys) && fact.createdAt <= correction.createdAt,
+      ({ fact }) => fact.id !== statement.id && fact.createdAt <= statement.createdAt && (sharesKey(fact.keys, statement.keys) || explicitlySame(own, attributeOf(fact))),
     );
-    const retired = correctedFacts(correction, related, writer.supersedeThreshold);
-    await facts.supersedeFacts(silo, retired, correction.id);
+    const retired = [
+      ...new Set([
+        ...(statement.tag === 'CORRECTION' || namesReplacedSpecific(statement.text) ? correctedFacts(statement, related, writer.supersedeThreshold) : []),
+        ...updatedFacts(statement, related),
+      ]),
+    ];
+    await facts.supersedeFacts(silo, retired, statement.id);
     return retired;
   };
 
@@ -146,7 +154,9 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
       ...(duplicate ? { restates: duplicate.id } : {}),
     });
     const fact = duplicate ?? record;
-    const superseded = fact.tag === 'CORRECTION' ? await retireCorrected(fact, embedding) : [];
+    // A restatement merged into its fact sets nothing new; a correction is read again even so (above).
+    const replacing = fact.tag === 'CORRECTION' || (duplicate === undefined && ((fact.subject !== null && fact.attribute !== null) || namesReplacedSpecific(fact.text)));
+    const superseded = replacing ? await retireReplaced(fact, embedding) : [];
     if (replaces !== undefined && !superseded.includes(replaces.id)) {
       await facts.supersedeFacts(silo, [replaces.id], fact.id);
       superseded.push(replaces.id);

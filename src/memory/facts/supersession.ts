@@ -1,5 +1,5 @@
 import { rankingWords, type FactRecord, type ScoredFact } from '../../store/facts.js';
-import { specificsOf } from './specifics.js';
+import { conflictingSpecifics, specificsOf, substitutesValue } from './specifics.js';
 
 // Which active facts a correction retires (issue 15): the same subject's same attribute, and the
 // restatements of the value it replaces, never a sibling attribute of the same entity. A fact
@@ -8,8 +8,9 @@ import { specificsOf } from './specifics.js';
 
 // Words that mark a statement as a correction and say nothing about the attribute.
 const CORRECTION_WORDS: ReadonlySet<string> = new Set('actually correction corrected update updated now instead anymore longer wrong mistake sorry fact'.split(' '));
-// "…is woodworking, not salsa dancing", "no longer in Paris", "instead of tea": the clause naming the value replaced.
-const NEGATED_CLAUSE = /\b(?:not|no longer|instead of|rather than|never)\s+([^,.;!?]+)/giu;
+// "…is woodworking, not salsa dancing", "no longer in Paris", "instead of tea", "it used to be the
+// 28th", "I was wrong about May 2: …": the clause naming the value replaced.
+const NEGATED_CLAUSE = /\b(?:not|no longer|instead of|rather than|never|used to be|wrong about)\s+([^,.;:!?]+)/giu;
 // How much frame overlap (Jaccard, 0-1) counts beside cosine similarity when picking the fact a
 // correction corrects: enough to prefer the fact saying the same thing about the entity over a
 // sibling that sits as close (the rent against the size), never more than a clear cosine lead.
@@ -46,7 +47,7 @@ export function explicitlyDifferent(a: FactAttribute, b: FactAttribute): boolean
   return a.explicit !== undefined && b.explicit !== undefined && (a.explicit.subject !== b.explicit.subject || a.explicit.attribute !== b.explicit.attribute);
 }
 
-function explicitlySame(a: FactAttribute, b: FactAttribute): boolean {
+export function explicitlySame(a: FactAttribute, b: FactAttribute): boolean {
   return a.explicit !== undefined && b.explicit !== undefined && !explicitlyDifferent(a, b);
 }
 
@@ -66,6 +67,14 @@ function negatedWords(text: string): string[] {
 }
 
 /**
+ * Whether a statement names a name, number or date as the value it replaces ("Spotify bills me on
+ * the 9th now, it used to be the 28th."): a correction whatever its tag, of the facts stating that value.
+ */
+export function namesReplacedSpecific(text: string): boolean {
+  return [...text.matchAll(NEGATED_CLAUSE)].some((match) => specificsOf(match[1]!).size > 0);
+}
+
+/**
  * The words a corrected fact says and its correction does not: the old value ("paris" when "The
  * user lives in Paris." is corrected by "Correction: the user now lives in Berlin."). A clause of
  * the correction naming the old value ("…, not Paris") does not count as the correction saying it.
@@ -73,6 +82,21 @@ function negatedWords(text: string): string[] {
 function oldValueWords(corrected: FactRecord, correction: FactRecord): string[] {
   const kept = new Set(rankingWords(withoutNegatedClauses(correction.text)));
   return rankingWords(corrected.text).filter((word) => !kept.has(word) && !CORRECTION_WORDS.has(word));
+}
+
+/**
+ * The names, numbers and dates a corrected fact states and its correction does not: its old value
+ * when it has one ("10am" when "btw pill o'clock is 10am for me." is corrected by "…my meds are at
+ * 7am."), which its restatements repeat however they reword the rest ("So, 10am is when I take my pill").
+ */
+function oldSpecifics(corrected: FactRecord, correction: FactRecord): string[] {
+  const kept = specificsOf(withoutNegatedClauses(correction.text));
+  return [...specificsOf(corrected.text)].filter((word) => !kept.has(word) && word !== 'not');
+}
+
+function statesSpecifics(fact: FactRecord, specifics: readonly string[]): boolean {
+  const stated = specificsOf(fact.text);
+  return specifics.every((word) => stated.has(word));
 }
 
 /**
@@ -105,8 +129,31 @@ export function correctedFacts(correction: FactRecord, related: readonly ScoredF
   const replacesValue = (fact: FactRecord): boolean => values.size > 0 && [...specificsOf(fact.text)].some((word) => !values.has(word));
   const fit = (hit: (typeof eligible)[number]): number =>
     hit.score + FRAME_WEIGHT * jaccard(own.frame, hit.attribute.frame) + (replacesValue(hit.fact) ? VALUE_WEIGHT : 0);
+  // A statement not tagged a correction corrects only the facts it names as replaced.
+  if (named.length === 0 && correction.tag !== 'CORRECTION') return [];
   const closest = (named.length > 0 ? named : eligible).reduce((best, hit) => (fit(hit) > fit(best) ? hit : best));
   if (named.length === 0 && fit(closest) < threshold) return [];
-  const oldValue = oldValueWords(closest.fact, correction);
-  return eligible.filter((hit) => hit === closest || named.includes(hit) || namesWords(hit.fact, oldValue)).map(({ fact }) => fact.id);
+  const specifics = oldSpecifics(closest.fact, correction);
+  const restatesOldValue =
+    specifics.length > 0 ? (fact: FactRecord) => statesSpecifics(fact, specifics) : (fact: FactRecord) => namesWords(fact, oldValueWords(closest.fact, correction));
+  return eligible.filter((hit) => hit === closest || named.includes(hit) || restatesOldValue(hit.fact)).map(({ fact }) => fact.id);
+}
+
+/**
+ * The ids a statement of an attribute's value retires among `related` (active facts stated
+ * before it), whatever its tag: the facts said to be about the same subject's same attribute that
+ * state another value (another name, number or date, or, stating none, the same sentence with
+ * another value in it). A client that names the attribute has said which one the statement sets, so it replaces
+ * what was said of it ("Spotify bills me on the 9th now" is no CORRECTION, yet replaces the 28th).
+ * A fact worded otherwise with nothing conflicting restates the value and stays current: were it
+ * retired, a later correction would find only the siblings to correct.
+ */
+export function updatedFacts(statement: FactRecord, related: readonly ScoredFact[]): string[] {
+  const own = attributeOf(statement);
+  if (own.explicit === undefined) return [];
+  // Both naming the same names, numbers and dates, they state one value however worded ("The user
+  // lives in Porto." and "The user's home is in Porto." differ in their middle words, not their value).
+  const statesOther = (fact: FactRecord): boolean =>
+    conflictingSpecifics(fact.text, statement.text).length > 0 || (specificsOf(fact.text).size === 0 && substitutesValue(fact.text, statement.text));
+  return related.filter(({ fact }) => explicitlySame(own, attributeOf(fact)) && statesOther(fact)).map(({ fact }) => fact.id);
 }

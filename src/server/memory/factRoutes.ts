@@ -3,7 +3,6 @@ import { factChain } from '../../memory/facts/factChain.js';
 import { CalendarDateSchema, FactSchema, FactTagSchema, KeysSchema } from '../../memory/facts/fact.js';
 import { InstantSchema, instantEnd } from '../../memory/facts/instant.js';
 import { DEFAULT_RECALL_LIMIT, type RecalledFact } from '../../memory/facts/recall.js';
-import { recallAsOf } from '../../memory/facts/recallAsOf.js';
 import { EmbeddingModelMismatchError, type FactPosition, type FactRecord } from '../../store/facts.js';
 import type { ServerContext } from '../context.js';
 import { opaqueCursor } from '../http/cursor.js';
@@ -131,7 +130,7 @@ export function factRoutes(ctx: ServerContext): AnyRoute[] {
         const memory = await siloMemory(ctx, target);
         const asOf = query.asOf === undefined ? undefined : instantEnd(query.asOf);
         try {
-          const recalled = asOf === undefined ? await memory.facts.recall(query.q, { limit: query.limit }) : await recallAsOf(memory.facts.recall, query.q, { asOf, limit: query.limit });
+          const recalled = await memory.facts.recall(query.q, { limit: query.limit, asOf });
           return json({ asOf: asOf === undefined ? null : new Date(asOf).toISOString(), facts: recalled.map(recalledOf) });
         } catch (error) {
           if (error instanceof EmbeddingModelMismatchError) return fail(409, error.message);

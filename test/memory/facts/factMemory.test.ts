@@ -188,6 +188,39 @@ describe('corrections', () => {
     expect(active.map((fact) => fact.text).sort()).toEqual(['Correction: the user now lives in Berlin.', 'The user lives in a flat.']);
   });
 
+  it('are any statement of the same subject’s same attribute with another value, whatever its tag and keys', async () => {
+    const memory = memoryOn(store);
+    const old = await memory.remember({ text: 'Spotify charges me on the 28th.', keys: ['spotify', 'billing'], subject: 'spotify', attribute: 'billing day' });
+    const price = await memory.remember({ text: 'Spotify costs 12 pounds a month.', keys: ['spotify'], subject: 'spotify', attribute: 'price' });
+    const update = await memory.remember({ text: 'Spotify bills me on the 9th now.', keys: ['subscription'], subject: 'Spotify', attribute: 'billing day' });
+    expect(update.superseded).toEqual([old.kind === 'stored' && old.fact.id]);
+    expect(await store.facts.getFact(memory.silo, price.kind === 'stored' ? price.fact.id : '')).toMatchObject({ status: 'active' });
+  });
+
+  it('are never a restatement of the same value in other words, which stays current', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.999 });
+    await memory.remember({ text: 'The user lives in Porto.', keys: ['home'], subject: 'user', attribute: 'home city' });
+    const again = await memory.remember({ text: 'The user’s home is in Porto.', keys: ['home'], subject: 'user', attribute: 'home city' });
+    expect(again).toMatchObject({ kind: 'stored', superseded: [] });
+  });
+
+  it('are a statement of any tag naming the number it replaces, which retires the facts stating it', async () => {
+    const memory = memoryOn(store);
+    const old = await memory.remember({ text: 'Spotify charges me on the 28th.', keys: ['spotify'] });
+    const price = await memory.remember({ text: 'Spotify costs 12 pounds a month.', keys: ['spotify'] });
+    const update = await memory.remember({ text: 'Spotify bills me on the 9th now, it used to be the 28th.', keys: ['spotify'] });
+    expect(update.superseded).toEqual([old.kind === 'stored' && old.fact.id]);
+    expect(await store.facts.getFact(memory.silo, price.kind === 'stored' ? price.fact.id : '')).toMatchObject({ status: 'active' });
+  });
+
+  it('also retire a restatement repeating the old time in other words', async () => {
+    const memory = memoryOn(store, { supersedeThreshold: 0.1 });
+    const old = await memory.remember({ text: "btw pill o'clock is 10am for me.", keys: ['pill'] });
+    const restated = await memory.remember({ text: 'So, 10am is when I take my pill', keys: ['pill'] });
+    const correction = await memory.remember({ text: 'Correction: my meds are at 7am.', tag: 'CORRECTION', keys: ['pill'] });
+    expect(correction.superseded.sort()).toEqual([old, restated].map((each) => each.kind === 'stored' && each.fact.id).sort());
+  });
+
   it('retire an earlier correction when corrected again', async () => {
     const memory = memoryOn(store);
     await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FactMemory } from '../../../src/memory/facts/factMemory.js';
 import { instantEnd, instantStart } from '../../../src/memory/facts/instant.js';
-import { recallAsOf } from '../../../src/memory/facts/recallAsOf.js';
 import type { SqliteStore } from '../../../src/store/sqlite/index.js';
 import { memoryOn, tempStore } from './helpers.js';
 
@@ -26,7 +25,7 @@ async function said(text: string, at: string, tag: 'FACT' | 'CORRECTION' = 'FACT
 }
 
 async function stateAt(at: string): Promise<string[]> {
-  const recalled = await recallAsOf(memory.recall, 'Where does the user live?', { asOf: instantEnd(at), limit: 10 });
+  const recalled = await memory.recall('Where does the user live?', { asOf: instantEnd(at) });
   return recalled.map(({ fact, current }) => `${current ? 'current' : 'superseded'}: ${fact.text}`).sort();
 }
 
@@ -51,10 +50,23 @@ describe('recall as of a moment', () => {
     await said('Correction: the user now lives in Berlin.', '2025-02-01', 'CORRECTION');
 
     const now = await memory.recall('Where does the user live?');
-    const then = await recallAsOf(memory.recall, 'Where does the user live?', { asOf: instantEnd('2025-01-15'), limit: 10 });
+    const then = await memory.recall('Where does the user live?', { asOf: instantEnd('2025-01-15') });
 
     expect(now.find(({ fact }) => fact.text === 'The user lives in Paris.')).toMatchObject({ current: false });
     expect(then[0]).toMatchObject({ current: true, fact: { text: 'The user lives in Paris.', status: 'active', supersededBy: null } });
+  });
+
+  it('ranks memory as of a moment after everything was said exactly as recall ranks it now', async () => {
+    await said('The user lives in Paris.', '2025-01-01');
+    await said('The user visited Paris once for work.', '2025-01-02');
+    await said('The user lives near the river.', '2025-01-03');
+    await said('Correction: the user now lives in Berlin.', '2025-02-01', 'CORRECTION');
+    const at = instantEnd('2025-03-01');
+
+    const now = await memory.recall('Where does the user live?', { now: at });
+    const then = await memory.recall('Where does the user live?', { asOf: at });
+
+    expect(then).toEqual(now);
   });
 
   it('dates a retirement by when the fact was retired once its correction is deleted', async () => {
@@ -63,8 +75,8 @@ describe('recall as of a moment', () => {
     await store.facts.deleteFact(memory.silo, berlin);
     const retired = (await store.facts.getFact(memory.silo, paris))!.updatedAt;
 
-    const before = await recallAsOf(memory.recall, 'Where does the user live?', { asOf: retired - 1, limit: 10 });
-    const after = await recallAsOf(memory.recall, 'Where does the user live?', { asOf: retired, limit: 10 });
+    const before = await memory.recall('Where does the user live?', { asOf: retired - 1 });
+    const after = await memory.recall('Where does the user live?', { asOf: retired });
 
     expect(before.map(({ current }) => current)).toEqual([true]);
     expect(after.map(({ current }) => current)).toEqual([false]);

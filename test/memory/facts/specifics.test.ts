@@ -9,6 +9,10 @@ describe('the specifics a fact states', () => {
   it('count a name that opens the sentence', () => {
     expect([...specificsOf('Clara owes the user 4,800 euros.')].sort()).toEqual(['4800', 'clara']);
   });
+
+  it('never count the pronoun I as a name', () => {
+    expect([...specificsOf('So, at 10am I take my pill, as I said.')]).toEqual(['10am']);
+  });
 });
 
 describe('conflicting specifics', () => {

@@ -1,0 +1,41 @@
+import { LOCAL_EMBEDDING_MODEL } from '../embeddings/localEmbedder.js';
+
+// The cosine similarities memory decides by, per embedding model: embedders spread the same pairs
+// of sentences differently (restatements sit near 0.9 on USE-lite and near 0.7 on a bag of
+// words), so one constant serves one embedder and misleads the next. Each measured row comes from
+// the development set only (BENCH=memoryCalibration sweeps bench/memoryQuality/devSet.ts).
+
+export interface EmbedderCalibration {
+  /** At or above: an active fact with the same tag, agreeing keys and no conflicting specifics is the same fact. */
+  dedup: number;
+  /** At or above: a correction retires the closest active fact sharing a key on its similarity alone. */
+  supersede: number;
+  /** How far below the best current cosine a fact may sit and still be lifted over it by lexical evidence. */
+  tieMargin: number;
+}
+
+// How each value is read off its sweep (the others held): dedup, the top of the lowest plateau of
+// right merges without a wrong one (the rules on keys and specifics, not the cosine, refuse the
+// lookalikes); supersede, the middle of the plateau of least stale-as-current; tieMargin, the
+// smallest margin reaching the best recall@1 (lexical evidence as weak as it can be and still help).
+//   use-lite-512 (dev, seed 4): dedup 0.6-0.65 61/75 merges, 0.7-0.75 60, 0.8 58, 0.9 36, 0.93 22,
+//     no wrong merge at any; supersede 0.2-0.5 stale 0.00, 0.6 0.02; tieMargin 0.02 0.87, 0.05 0.90,
+//     0.1 and wider 0.92.
+//   synthetic-bow-512, the benchmarks' bag-of-words embedder (test/memory/fakeEmbedder.ts): dedup
+//     0.6 57/75, 0.65 54, 0.7 50, 0.75-0.8 49, 0.85+ 46, no wrong merge; supersede 0.2-0.35 stale
+//     0.07, 0.4-0.5 0.10, 0.6 0.24; tieMargin 0.02 0.61, 0.05 0.64, 0.1 0.71, 0.15 0.72, 0.2+ 0.73.
+const MEASURED: Readonly<Record<string, EmbedderCalibration>> = {
+  [LOCAL_EMBEDDING_MODEL]: { dedup: 0.75, supersede: 0.35, tieMargin: 0.1 },
+  'synthetic-bow-512': { dedup: 0.8, supersede: 0.3, tieMargin: 0.2 },
+};
+
+/**
+ * For a model not measured: a restatement must sit as close as on the strictest embedder measured
+ * before the rules on keys and specifics had to refuse lookalikes (0.93 merged nothing wrong on any
+ * embedder tried), and supersede and tieMargin are those of the local embedder, the only real one measured.
+ */
+export const DEFAULT_CALIBRATION: EmbedderCalibration = { dedup: 0.93, supersede: 0.35, tieMargin: 0.1 };
+
+export function calibrationFor(embeddingModel: string): EmbedderCalibration {
+  return MEASURED[embeddingModel] ?? DEFAULT_CALIBRATION;
+}
