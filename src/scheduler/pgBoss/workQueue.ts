@@ -13,6 +13,9 @@ export const PGBOSS_SCHEMA = 'pgboss';
 /** pg-boss checks for jobs whose process went silent (past their expiry) this often. */
 const MAINTENANCE_S = 30;
 
+const DEADLOCK = '40P01';
+const CREATE_ATTEMPTS = 5;
+
 export interface QueuePolicy {
   /**
    * How long a fetched job may stay active: pg-boss 10 has no heartbeat, so past this it counts the
@@ -58,7 +61,15 @@ export async function startWorkQueue(connectionString: string, warn: (message: s
   return {
     boss,
     async queue(name, policy) {
-      await boss.createQueue(name, { name, policy: 'standard', ...policy });
+      // Two processes starting together both create the queue (its partition table): PostgreSQL
+      // may pick one as a deadlock victim; once the other's is committed, a retry finds the queue there.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await boss.createQueue(name, { name, policy: 'standard', ...policy });
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== DEADLOCK || attempt >= CREATE_ATTEMPTS) throw error;
+        }
+      }
     },
     async stop() {
       await boss.stop({ graceful: false, wait: true });
