@@ -47,7 +47,7 @@ export async function startWorkQueue(connectionString: string, warn: (message: s
     connectionString,
     schema: PGBOSS_SCHEMA,
     application_name: 'syndicate-queue',
-    max: 4,
+    max: 8,
     // Each process's scheduler decides its firings itself (scheduler/tasks): pg-boss's cron is not used.
     schedule: false,
     maintenanceIntervalSeconds: MAINTENANCE_S,

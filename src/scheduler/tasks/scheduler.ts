@@ -120,6 +120,8 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** The latest firing of each task this process sent to the shared queue. */
+  const sent = new Map<string, number>();
   let lastHeartbeat = now();
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
@@ -161,7 +163,13 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
   const decide = async (task: ScheduledTask, at: number): Promise<void> => {
     const { onTime, missed } = dueFirings(task, at, graceMs);
     const claim = async (scheduledFor: number): Promise<void> => {
-      if (options.queue) return options.queue.send({ taskId: task.id, scheduledFor });
+      if (options.queue) {
+        // Sent once from here: until a process claims it, the task's next tick sees the firing due again.
+        if ((sent.get(task.id) ?? -Infinity) >= scheduledFor) return;
+        await options.queue.send({ taskId: task.id, scheduledFor });
+        sent.set(task.id, scheduledFor);
+        return;
+      }
       const result = await store.claim({ taskId: task.id, scheduledFor, runner, now: at, leaseMs, sessionId: runSessionId(task, scheduledFor) });
       if (result.outcome === 'claimed') void run(task, result.run);
     };
