@@ -22,6 +22,7 @@ export function firingKey(firing: Firing): string {
   return `${firing.taskId}@${new Date(firing.scheduledFor).toISOString()}`;
 }
 
-export function sharedFirings(queue: WorkQueue, warn: (message: string) => void): Promise<SharedQueue<Firing>> {
-  return sharedQueue<Firing>(queue, { name: TASK_FIRINGS_QUEUE, policy: FIRING_POLICY, key: firingKey, concurrency: 16, pollMs: 1_000, warn });
+/** `policy`: the queue's, when this call creates it (tests shorten the expiry). */
+export function sharedFirings(queue: WorkQueue, warn: (message: string) => void, policy: QueuePolicy = FIRING_POLICY): Promise<SharedQueue<Firing>> {
+  return sharedQueue<Firing>(queue, { name: TASK_FIRINGS_QUEUE, policy, key: firingKey, concurrency: 16, pollMs: 1_000, warn });
 }
