@@ -120,6 +120,8 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** Runs whose end is being recorded. */
+  const ending = new Set<string>();
   /** The latest firing of each task this process sent to the shared queue. */
   const sent = new Map<string, number>();
   let lastHeartbeat = now();
@@ -137,12 +139,17 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
       } catch (error) {
         outcome = { status: 'failed', answer: null, detail: errorMessage(error), endedAt: now() };
       }
+      // Its record is being written: a heartbeat racing the write finds it no longer running, which is no lost lease.
+      ending.add(record.id);
       if (!(await store.finish(record.id, runner, outcome))) {
         warn(`warning: run ${record.id} of task '${task.name}' ended (${outcome.status}) after this process lost its lease; its record says what the other process decided`);
       }
     })()
       .catch((error: unknown) => warn(`warning: could not record the end of run ${record.id} of task '${task.name}': ${errorMessage(error)}`))
-      .finally(() => running.delete(record.id));
+      .finally(() => {
+        running.delete(record.id);
+        ending.delete(record.id);
+      });
     running.set(record.id, { controller, done });
     options.track?.(done);
     return done;
@@ -154,7 +161,7 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
     if (ids.length === 0) return;
     const held = new Set(await store.heartbeat(ids, runner, at + leaseMs));
     for (const id of ids) {
-      if (held.has(id)) continue;
+      if (held.has(id) || ending.has(id) || !running.has(id)) continue;
       warn(`warning: run ${id} lost its lease (this process stalled past it, and the run was marked interrupted); stopping its turn`);
       running.get(id)?.controller.abort();
     }
