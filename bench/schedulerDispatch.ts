@@ -1,8 +1,10 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTaskScheduler, type TaskScheduler } from '../src/scheduler/tasks/index.js';
+import { fileURLToPath } from 'node:url';
+import { createTaskScheduler } from '../src/scheduler/tasks/index.js';
 import { openPostgresStore } from '../src/store/postgres/index.js';
 import { MAX_ACTIVE_TASKS, type NewTask } from '../src/store/schedules.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
@@ -12,9 +14,10 @@ import { percentile, report } from './stats.js';
 
 // 1,000 one-time tasks due in the same second (10 syndicates of 100, the most one may have):
 // the time from that second until every firing was dispatched (its turn started), and each
-// firing's delay (turn start - scheduled time), on SQLite (one scheduler) and on PostgreSQL with two
-// schedulers on two connection pools (two processes' worth of claims racing; in one Node process).
-// The turn itself is a no-op: this measures the scheduler and the store, not a model.
+// firing's delay (turn start - scheduled time), on SQLite (one scheduler, the store's own queue) and
+// on PostgreSQL with two real processes (schedulerDispatchWorker.ts, forked), each wired as serve is:
+// both send the due firings to the shared queue (pg-boss) and both take firings from it. The turn
+// itself is a no-op: this measures the scheduler, the queue and the store, not a model.
 
 const TASKS = 1_000;
 const SYNDICATES = Array.from({ length: TASKS / MAX_ACTIVE_TASKS }, (_, i) => `bench-${i}`);
@@ -30,32 +33,77 @@ async function addTasks(store: Store, at: number): Promise<void> {
   }
 }
 
-async function dispatch(stores: readonly Store[], label: string): Promise<void> {
-  // The next whole second at least 2 s ahead, so adding the tasks does not overlap it.
-  const at = Math.ceil((Date.now() + 2_000) / 1_000) * 1_000;
-  await addTasks(stores[0]!, at);
+/** The next whole second at least 3 s ahead, so adding the tasks does not overlap it. */
+const nextSecond = (): number => Math.ceil((Date.now() + 3_000) / 1_000) * 1_000;
+
+function reportDelays(label: string, delays: readonly number[], extra: Record<string, number>): void {
+  const sorted = [...delays].sort((a, b) => a - b);
+  report(label, { tasks: TASKS, ...extra, allDispatchedMs: sorted[sorted.length - 1]!, p50DelayMs: percentile(sorted, 50), p99DelayMs: percentile(sorted, 99) });
+}
+
+async function dispatchSqlite(store: Store): Promise<void> {
+  const at = nextSecond();
+  await addTasks(store, at);
   const delays: number[] = [];
   let allDispatched!: () => void;
   const done = new Promise<void>((resolve) => (allDispatched = resolve));
-  const schedulers: TaskScheduler[] = stores.map((store, index) =>
-    createTaskScheduler({
-      store: store.schedules,
-      runner: `bench-${index}`,
-      syndicates: () => SYNDICATES,
-      runTurn: async () => {
-        delays.push(Date.now() - at);
-        if (delays.length === TASKS) allDispatched();
-        return { status: 'completed', output: 'ok' };
-      },
-      warn: (message) => console.error(message),
-    }),
-  );
-  for (const scheduler of schedulers) scheduler.start();
+  const scheduler = createTaskScheduler({
+    store: store.schedules,
+    runner: 'bench-0',
+    syndicates: () => SYNDICATES,
+    runTurn: async () => {
+      delays.push(Date.now() - at);
+      if (delays.length === TASKS) allDispatched();
+      return { status: 'completed', output: 'ok' };
+    },
+    warn: (message) => console.error(message),
+  });
+  scheduler.start();
   await done;
-  await Promise.all(schedulers.map((scheduler) => scheduler.close()));
-  const runs = await stores[0]!.schedules.runs({ limit: 10 * TASKS });
-  const sorted = [...delays].sort((a, b) => a - b);
-  report(label, { tasks: TASKS, runs: runs.length, allDispatchedMs: sorted[sorted.length - 1]!, p50DelayMs: percentile(sorted, 50), p99DelayMs: percentile(sorted, 99) });
+  await scheduler.close();
+  const runs = await store.schedules.runs({ limit: 10 * TASKS });
+  reportDelays('scheduler sqlite x1', delays, { runs: runs.length });
+}
+
+const WORKER = fileURLToPath(new URL('./schedulerDispatchWorker.js', import.meta.url));
+
+interface Started {
+  type: 'done';
+  /** When each of the worker's turns started (ms since the epoch). */
+  started: number[];
+}
+
+async function startWorker(url: string, name: string): Promise<{ child: ChildProcess; done: Promise<Started> }> {
+  const child = fork(WORKER, [url, name, SYNDICATES.join(',')], { stdio: 'inherit' });
+  const messages: Array<(message: unknown) => void> = [];
+  child.on('message', (message) => messages.shift()?.(message));
+  const next = (): Promise<unknown> => new Promise((resolve, reject) => {
+    messages.push(resolve);
+    child.once('exit', (code) => reject(new Error(`scheduler worker ${name} exited with ${code}`)));
+  });
+  await next();
+  return { child, done: next() as Promise<Started> };
+}
+
+async function dispatchPostgresProcesses(url: string, store: Store): Promise<void> {
+  const workers = await Promise.all([0, 1].map((i) => startWorker(url, `bench-p${i}`)));
+  const at = nextSecond();
+  await addTasks(store, at);
+  for (;;) {
+    const runs = await store.schedules.runs({ limit: 10 * TASKS });
+    if (runs.filter((run) => run.status !== 'running').length >= TASKS) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  for (const { child } of workers) child.send('close');
+  const results = await Promise.all(workers.map((worker) => worker.done));
+  const runs = await store.schedules.runs({ limit: 10 * TASKS });
+  const delays = results.flatMap((result) => result.started.map((startedAt) => startedAt - at));
+  reportDelays('scheduler postgres 2 processes (pg-boss)', delays, {
+    runs: runs.length,
+    turns: delays.length,
+    turnsProcess0: results[0]!.started.length,
+    turnsProcess1: results[1]!.started.length,
+  });
 }
 
 export async function benchSchedulerDispatch(): Promise<void> {
@@ -63,7 +111,7 @@ export async function benchSchedulerDispatch(): Promise<void> {
   try {
     const sqlite = await openSqliteStore(join(dir, 'sched.db'));
     try {
-      await dispatch([sqlite], 'scheduler sqlite x1');
+      await dispatchSqlite(sqlite);
     } finally {
       await sqlite.close();
     }
@@ -78,11 +126,11 @@ export async function benchSchedulerDispatch(): Promise<void> {
   const cluster = await startPostgresCluster();
   try {
     const url = await cluster.createDatabase();
-    const stores = [await openPostgresStore(url), await openPostgresStore(url)];
+    const store = await openPostgresStore(url);
     try {
-      await dispatch(stores, 'scheduler postgres x2');
+      await dispatchPostgresProcesses(url, store);
     } finally {
-      await Promise.all(stores.map((store) => store.close()));
+      await store.close();
     }
   } finally {
     await cluster.stop();

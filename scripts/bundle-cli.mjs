@@ -23,6 +23,8 @@ await build({
     'better-sqlite3',
     // Only a PostgreSQL store loads it (and its optional pg-native).
     'pg',
+    // Likewise: only a PostgreSQL store starts the shared work queue.
+    'pg-boss',
     '@ai-sdk/*',
     'ollama-ai-provider-v2',
     'ai',

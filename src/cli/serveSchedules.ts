@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { errorMessage } from '../core/errors.js';
 import type { Platform } from '../platform/createPlatform.js';
+import { sharedFirings } from '../scheduler/pgBoss/taskFirings.js';
 import { createTaskScheduler, syncDeclaredTasks, type TaskScheduler } from '../scheduler/tasks/index.js';
 import type { WatchedSyndicateRegistry } from '../server/app/syndicateRegistry.js';
 import { firstAdmin } from '../server/auth/userAdmin.js';
@@ -11,7 +12,9 @@ import { sessionIdFor } from '../server/sessionAccess.js';
 // `serve`'s scheduled tasks: the files' `schedules:` brought into the store (at start, and again
 // each time a file reloads), then the scheduler loop, which runs each firing through the server's
 // turn service (so the studio sees it live). A file's task is its `owner:`'s, or the admin's: its
-// runs use that user's memory, and a fixed `session:` is one of that user's sessions.
+// runs use that user's memory, and a fixed `session:` is one of that user's sessions. On
+// PostgreSQL the firings go through the shared queue (scheduler/pgBoss), which every serve process
+// on the database takes them from; on SQLite this one process claims and runs them itself.
 
 function loadedSyndicates(registry: SyndicateRegistry): LoadedSyndicate[] {
   return registry.list().flatMap((entry) => (entry.current ? [entry.current] : []));
@@ -43,15 +46,26 @@ export async function startSchedules(platform: Platform, registry: WatchedSyndic
       );
     platform.track(syncing);
   });
+  const workQueue = await platform.workQueue();
+  const shared = workQueue && (await sharedFirings(workQueue, warn));
+  const track = (work: Promise<void>): void => platform.track(work);
   const scheduler = createTaskScheduler({
     store: store.schedules,
     // Unique per process, so a lease names the process that holds it.
     runner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     syndicates: () => loadedSyndicates(registry).map((syndicate) => syndicate.name),
     runTurn: turns.runScheduled,
+    queue: shared,
     warn,
-    track: (work) => platform.track(work),
+    track,
   });
+  shared?.work(scheduler.take, track);
   scheduler.start();
-  return scheduler;
+  return {
+    ...scheduler,
+    async close() {
+      // Both wait for the runs this process took, which end with the server's turns.
+      await Promise.all([shared?.stop(), scheduler.close()]);
+    },
+  };
 }

@@ -7,6 +7,7 @@ import { siloFor } from '../core/silo.js';
 import { compileSyndicate, type CompiledSyndicate, type CompileOptions, type RemoteAgentFactory } from '../runtime/compileSyndicate.js';
 import { errorMessage } from '../core/errors.js';
 import type { TurnObserver } from '../core/events.js';
+import type { WorkQueue } from '../scheduler/pgBoss/workQueue.js';
 import type { Store } from '../store/store.js';
 import { describeStoreLocation, documentsLocation, resolveStoreLocation, type StoreLocation } from '../store/storeLocation.js';
 import { createUsageLedger } from '../telemetry/ledger/usageLedger.js';
@@ -89,6 +90,12 @@ export interface Platform {
   compile(definition: SyndicateDefinition, options?: FaceCompileOptions): CompiledSyndicate;
   /** The store, opened (created when missing) on first use; every call shares it. */
   store(): Promise<Store>;
+  /**
+   * The queue several processes on the store's PostgreSQL database share unattended work through
+   * (pg-boss, scheduler/pgBoss), started on first use and stopped by close() before the store;
+   * undefined on SQLite, whose one process keeps its queue in the store's tables.
+   */
+  workQueue(): Promise<WorkQueue | undefined>;
   /** The store when it exists already, else undefined: reading commands must not create an empty one. */
   existingStore(): Promise<Store | undefined>;
   /** The long-term memory of one silo of the syndicate (default: the local user's), opened once; undefined unless it keeps long-term memory. */
@@ -100,7 +107,7 @@ export interface Platform {
   /** Work not awaited by the face (distilling memory after a turn): close() waits for it. */
   track(work: Promise<void>): void;
   /**
-   * Waits for tracked work, writes every ledger's last rows, then closes the syndicates'
+   * Waits for tracked work, writes every ledger's last rows, stops the work queue, then closes the syndicates'
    * connections, exports the last spans and closes the store. Rejects with the first failure,
    * after trying every step.
    */
@@ -129,6 +136,7 @@ export async function createPlatform(config: PlatformConfig = {}): Promise<Platf
   const memories = new Map<string, Promise<Memory | undefined>>();
   let opened: Promise<Store> | undefined;
   let content: Promise<DocumentContentStore> | undefined;
+  let queue: Promise<WorkQueue | undefined> | undefined;
   let closing: Promise<void> | undefined;
 
   const live = (): void => {
@@ -143,6 +151,19 @@ export async function createPlatform(config: PlatformConfig = {}): Promise<Platf
   const store = async (): Promise<Store> => {
     live();
     return openedStore();
+  };
+
+  const workQueue = async (): Promise<WorkQueue | undefined> => {
+    live();
+    if (location.kind !== 'postgres') return undefined;
+    const url = location.url;
+    queue ??= (async () => {
+      // The store first: its migrations run before pg-boss adds its own schema beside them.
+      await openedStore();
+      const { startWorkQueue } = await import('../scheduler/pgBoss/workQueue.js');
+      return startWorkQueue(url, warn);
+    })();
+    return queue;
   };
 
   const existingStore = async (): Promise<Store | undefined> => {
@@ -196,6 +217,7 @@ export async function createPlatform(config: PlatformConfig = {}): Promise<Platf
       return syndicate;
     },
     store,
+    workQueue,
     existingStore,
     memory(syndicate, silo = siloFor(syndicate.name)) {
       live();
@@ -236,6 +258,8 @@ export async function createPlatform(config: PlatformConfig = {}): Promise<Platf
         const attempt = (step: () => Promise<unknown>): Promise<void> => step().then(() => undefined, (error: unknown) => void failures.push(error));
         await attempt(() => work.settled());
         await attempt(() => Promise.all([...recorders].map((recorder) => recorder.settled())));
+        // Its last completions are tracked work, settled above; the store's connections close after it.
+        await attempt(async () => (await queue?.catch(() => undefined))?.stop());
         await Promise.all([
           attempt(() => Promise.all(syndicates.map((syndicate) => syndicate.close()))),
           attempt(async () => tracing?.shutdown()),

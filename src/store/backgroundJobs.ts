@@ -119,6 +119,13 @@ export interface BackgroundJobStore {
    * job's first; [] when it had ended already (reported, failed or cancelled).
    */
   cancel(jobId: string, now: number): Promise<string[]>;
+  /**
+   * Calls `onCancel` with the ids of every cancel committed from now on, by any process on the
+   * database, as it commits (PostgreSQL: NOTIFY in the cancel's transaction, LISTEN here), so the
+   * process running a cancelled job's piece stops it at once. Absent on SQLite, whose processes
+   * see a cancel at their piece's next heartbeat.
+   */
+  watchCancels?(onCancel: (jobIds: readonly string[]) => void, onError: (error: Error) => void): Promise<{ stop(): Promise<void> }>;
   /** Reports written and not yet delivered, oldest first (after a crash between the two). */
   undelivered(): Promise<JobReport[]>;
   markDelivered(key: string, now: number): Promise<void>;

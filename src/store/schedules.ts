@@ -127,6 +127,12 @@ export interface ScheduleStore {
   skip(taskId: string, scheduledFor: number, detail: string): Promise<ClaimResult>;
   /** Extends the runner's lease on its running runs; resolves to the ids it still holds. */
   heartbeat(runIds: readonly string[], runner: string, leaseExpiresAt: number): Promise<string[]>;
+  /**
+   * Runs an interrupted firing again (the shared queue's retry, scheduler/pgBoss): a run the crash
+   * rule interrupted (detail INTERRUPTED_DETAIL) becomes `running` again, held by `runner` for
+   * `leaseMs`, started now; undefined when the firing has no such run (it ended, or runs elsewhere).
+   */
+  retake(firing: ClaimFiring): Promise<TaskRun | undefined>;
   /** Records the run's end if `runner` still holds it; false otherwise (nothing written). */
   finish(runId: string, runner: string, outcome: RunOutcome): Promise<boolean>;
   /** Marks every running run whose lease expired by `now` interrupted (detail INTERRUPTED_DETAIL); resolves to them. */

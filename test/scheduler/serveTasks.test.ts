@@ -1,6 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { jobIdFor, PGBOSS_SCHEMA } from '../../src/scheduler/pgBoss/workQueue.js';
+import { firingKey, TASK_FIRINGS_QUEUE } from '../../src/scheduler/pgBoss/taskFirings.js';
 import { openStore } from '../../src/store/openStore.js';
 import type { TaskRun } from '../../src/store/schedules.js';
 import type { Store } from '../../src/store/store.js';
@@ -10,7 +13,8 @@ import { scratchDir } from '../support/scratchDir.js';
 
 // `syndicate serve` processes (the built CLI: npm run build first) running a syndicate file's task
 // that fires every second. With two processes on one PostgreSQL store, each firing runs once: the
-// runs equal the firings, and each run's session holds exactly one turn.
+// runs equal the firings, and each run's session holds exactly one turn; each run came through
+// the shared queue (pg-boss), as one completed job per firing.
 
 const cluster = POSTGRES_TESTS ? usePostgresCluster() : undefined;
 const live: LiveCli[] = [];
@@ -98,5 +102,19 @@ describe('scheduled tasks in syndicate serve', () => {
     expect([(await a.result).code, (await b.result).code]).toEqual([0, 0]);
 
     await expectOneRunPerFiring(reader);
+    await expectOneCompletedJobPerRun(db, reader);
   });
 });
+
+async function expectOneCompletedJobPerRun(db: string, store: Store): Promise<void> {
+  const runs = (await store.schedules.runs({ syndicate: 'pulse', limit: 1_000 })).filter((run) => run.startedAt !== null);
+  const client = new pg.Client({ connectionString: db });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string; state: string }>(`SELECT id, state FROM ${PGBOSS_SCHEMA}.job WHERE name = $1`, [TASK_FIRINGS_QUEUE]);
+    const states = new Map(rows.map((row) => [row.id, row.state]));
+    for (const run of runs) expect(states.get(jobIdFor(firingKey(run))), `the job of ${run.id}`).toBe('completed');
+  } finally {
+    await client.end();
+  }
+}

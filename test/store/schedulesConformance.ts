@@ -144,6 +144,35 @@ export function describeSchedulesConformance(name: string, open: () => Promise<S
       expect(next.outcome).toBe('claimed');
     });
 
+    it('retakes a run its crashed process left interrupted, once, for the runner that retries it', async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+      const claimed = await claim(store, task.id, 10_000);
+      const runId = claimed.outcome === 'claimed' ? claimed.run.id : '';
+      await other.schedules.interruptExpired(now + LEASE);
+      const retry = { taskId: task.id, scheduledFor: 10_000, runner: 'runner-b', now: now + LEASE, leaseMs: LEASE, sessionId: `task:${task.id}:10000` };
+
+      const retaken = await other.schedules.retake(retry);
+      const again = await store.schedules.retake({ ...retry, runner: 'runner-c' });
+
+      expect(retaken).toMatchObject({ id: runId, status: 'running', runner: 'runner-b', startedAt: now + LEASE, endedAt: null, detail: null, leaseExpiresAt: now + 2 * LEASE });
+      expect(again).toBeUndefined();
+      expect(await other.schedules.finish(runId, 'runner-b', { status: 'answered', answer: 'Done.', detail: null, endedAt: now + LEASE + 1 })).toBe(true);
+    });
+
+    it('does not retake a run that ended, or was interrupted by a cancel rather than a crash', async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+      const first = await claim(store, task.id, 10_000);
+      await store.schedules.finish(first.outcome === 'claimed' ? first.run.id : '', 'runner-a', { status: 'answered', answer: 'Done.', detail: null, endedAt: now + 1 });
+      const second = await claim(store, task.id, 20_000, 'runner-a', now + 1);
+      await store.schedules.finish(second.outcome === 'claimed' ? second.run.id : '', 'runner-a', { status: 'interrupted', answer: null, detail: 'the server stopped', endedAt: now + 2 });
+      const retry = (scheduledFor: number) => ({ taskId: task.id, scheduledFor, runner: 'runner-b', now: now + 3, leaseMs: LEASE, sessionId: `task:${task.id}:${scheduledFor}` });
+
+      expect(await other.schedules.retake(retry(10_000))).toBeUndefined();
+      expect(await other.schedules.retake(retry(20_000))).toBeUndefined();
+    });
+
     it('interrupts an expired run when the next firing of its task is claimed', async () => {
       const task = newTask(syndicate);
       await store.schedules.add(task);

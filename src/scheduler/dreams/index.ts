@@ -1,3 +1,3 @@
 export { runDream, JOURNAL_BUNDLE, type RunDreamOptions } from './runDream.js';
-export { startDreams, type DreamSchedule, type StartDreamsOptions } from './startDreams.js';
+export { startDreams, type DreamQueue, type DreamSchedule, type DueDream, type StartDreamsOptions } from './startDreams.js';
 export { isSessionOf, isUnattendedSession } from './dreamSessions.js';

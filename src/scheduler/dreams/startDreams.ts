@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
 import { errorMessage } from '../../core/errors.js';
+import { previousFiring } from '../../config/cron.js';
 import { siloFor } from '../../core/silo.js';
 import type { Memory } from '../../memory/openMemory.js';
 import type { CompiledSyndicate } from '../../runtime/compileSyndicate.js';
@@ -8,9 +9,24 @@ import { runDream, type RunDreamOptions } from './runDream.js';
 
 // Dreams on their schedule, for the server to start at merge: a `cron` dream fires on the
 // expression (in its time zone); an `every` dream is checked each minute and runs for a silo whose
-// last dream started at least `every` ago. One dream per silo at a time in this process. Several
-// processes on one database are not yet kept from dreaming the same silo twice: the server should
-// start dreams in one process (or route them through the scheduled-task queue once it exists).
+// last dream started at least `every` ago. One dream per silo at a time in this process. With a
+// shared queue (PostgreSQL, several processes: scheduler/pgBoss) a due dream is sent to the queue
+// under its due time instead of run here: every process computes the same due time for a silo
+// (the cron firing, or the last dream's start plus `every`), so the queue keeps one job, and the
+// process that takes it dreams (take()).
+
+/** One due dream of one silo, as the shared queue carries it. */
+export interface DueDream {
+  syndicate: string;
+  user: string;
+  /** The cron firing, or when the silo's last dream started plus `every` (0: its first dream). */
+  dueAt: number;
+}
+
+/** The queue several processes share dreams through; each due dream is sent once whatever number of processes send it. */
+export interface DreamQueue {
+  send(dream: DueDream): Promise<void>;
+}
 
 export interface StartDreamsOptions {
   store: Store;
@@ -22,9 +38,13 @@ export interface StartDreamsOptions {
   turnOptions?: RunDreamOptions['turnOptions'];
   warn?(message: string): void;
   now?(): Date;
+  /** Where due dreams go when several processes share the work; without it, this process dreams them. */
+  queue?: DreamQueue;
 }
 
 export interface DreamSchedule {
+  /** Dreams a due dream the shared queue handed this process; resolves once it has ended. */
+  take(dream: DueDream): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -37,23 +57,36 @@ export function startDreams(options: StartDreamsOptions): DreamSchedule {
   const stoppers: Array<() => void> = [];
   const controller = new AbortController();
 
-  const dreamAll = async (syndicate: CompiledSyndicate, due: (last: number | undefined) => boolean): Promise<void> => {
+  const dream = (syndicate: CompiledSyndicate, user: string): Promise<void> => {
+    const silo = siloFor(syndicate.name, user);
+    const key = JSON.stringify([syndicate.name, silo]);
+    const running = dreaming.get(key);
+    if (running) return running;
+    const done = (async () => {
+      const memory = await options.memory(syndicate, silo);
+      if (!memory) return;
+      const run = await runDream({ store: options.store, syndicate, memory, user, now, signal: controller.signal, turnOptions: options.turnOptions });
+      if (run.error !== null) warn(`the dream of ${silo} failed: ${run.error}`);
+    })()
+      .catch((error: unknown) => warn(`the dream of ${silo} could not run: ${errorMessage(error)}`))
+      .finally(() => dreaming.delete(key));
+    dreaming.set(key, done);
+    return done;
+  };
+
+  /** `due` says when the silo's dream was due (given its last dream's start), or undefined when it is not. */
+  const dreamAll = async (syndicate: CompiledSyndicate, due: (last: number | undefined) => number | undefined): Promise<void> => {
     for (const user of await options.users(syndicate)) {
       const silo = siloFor(syndicate.name, user);
-      const key = JSON.stringify([syndicate.name, silo]);
-      if (dreaming.has(key)) continue;
+      if (dreaming.has(JSON.stringify([syndicate.name, silo]))) continue;
       const [last] = await options.store.dreamRuns.list(syndicate.name, silo, 1);
-      if (!due(last?.startedAt)) continue;
-      const memory = await options.memory(syndicate, silo);
-      if (!memory) continue;
-      const dream = runDream({ store: options.store, syndicate, memory, user, now, signal: controller.signal, turnOptions: options.turnOptions })
-        .then((run) => run.error !== null && warn(`the dream of ${silo} failed: ${run.error}`))
-        .catch((error: unknown) => warn(`the dream of ${silo} could not run: ${errorMessage(error)}`))
-        .then(() => void dreaming.delete(key));
-      dreaming.set(key, dream);
+      const dueAt = due(last?.startedAt);
+      if (dueAt === undefined) continue;
+      if (options.queue) await options.queue.send({ syndicate: syndicate.name, user, dueAt });
+      else void dream(syndicate, user);
     }
   };
-  const fire = (syndicate: CompiledSyndicate, due: (last: number | undefined) => boolean) => (): void => {
+  const fire = (syndicate: CompiledSyndicate, due: (last: number | undefined) => number | undefined) => (): void => {
     dreamAll(syndicate, due).catch((error: unknown) => warn(`the dreams of ${syndicate.name} could not start: ${errorMessage(error)}`));
   };
 
@@ -61,11 +94,12 @@ export function startDreams(options: StartDreamsOptions): DreamSchedule {
     const config = syndicate.dreams;
     if (!config) continue;
     if (config.cron !== undefined) {
-      const job = new Cron(config.cron, { timezone: config.timezone }, fire(syndicate, () => true));
+      const cron = config.cron;
+      const job = new Cron(cron, { timezone: config.timezone }, fire(syndicate, () => previousFiring(cron, config.timezone ?? 'UTC', now().getTime()) ?? now().getTime()));
       stoppers.push(() => job.stop());
     } else {
       const every = config.every!;
-      const check = fire(syndicate, (last) => last === undefined || now().getTime() - last >= every);
+      const check = fire(syndicate, (last) => (last === undefined ? 0 : now().getTime() - last >= every ? last + every : undefined));
       const timer = setInterval(check, Math.min(EVERY_CHECK_MS, every));
       timer.unref();
       stoppers.push(() => clearInterval(timer));
@@ -73,6 +107,13 @@ export function startDreams(options: StartDreamsOptions): DreamSchedule {
     }
   }
   return {
+    async take({ syndicate: name, user }) {
+      const syndicate = options.syndicates.find((served) => served.name === name && served.dreams);
+      // Refused, not dropped: the queue offers the dream to another process.
+      if (!syndicate) throw new Error(`this process does not serve the dreams of '${name}'`);
+      if (controller.signal.aborted) throw new Error('this process is stopping, so it starts no more dreams');
+      await dream(syndicate, user);
+    },
     async stop() {
       for (const stop of stoppers) stop();
       controller.abort();

@@ -14,7 +14,9 @@ import { renderReport } from './report.js';
 // the store under a lease the runner renews while the piece runs, so a piece whose process died is
 // taken over by any runner on the database once its lease expires, and fails after maxAttempts.
 // The report is written exactly once (the store's transaction); delivery follows it, and a report
-// written but not delivered (a crash in between) is delivered when a runner next starts.
+// written but not delivered (a crash in between) is delivered when a runner next starts. A cancel
+// from any process reaches the one running the piece at once where the store tells of cancels
+// (PostgreSQL), else at the piece's next heartbeat.
 
 /** Runs the report turn in the originating session (the face's turn queue: behind a running turn, like any message). */
 export type DeliverReport = (sessionId: string, text: string, report: JobReport) => Promise<void>;
@@ -50,7 +52,7 @@ export interface JobRunnerOptions {
 
 export interface JobRunner extends BackgroundCapability {
   readonly name: string;
-  /** Starts polling: recovery of abandoned pieces and undelivered reports. Jobs this process starts run without it. */
+  /** Starts polling (recovery of abandoned pieces and undelivered reports) and listening for cancels. Jobs this process starts run without it. */
   start(): void;
   cancel(jobId: string): Promise<string[]>;
   list(originSessionId?: string): Promise<JobRecord[]>;
@@ -87,6 +89,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   let closed = false;
   let claiming = false;
   let claimAgain = false;
+  let watching: Promise<{ stop(): Promise<void> }> | undefined;
 
   const track = (promise: Promise<void>): void => {
     const done = promise.catch((error: unknown) => warn(`a background job step failed: ${errorMessage(error)}`)).finally(() => {
@@ -186,6 +189,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     kick();
   };
 
+  const abortPieces = (jobIds: readonly string[]): void => {
+    const ids = new Set(jobIds);
+    for (const { jobId: pieceJob, controller } of running.values()) if (ids.has(pieceJob)) controller.abort();
+  };
+
   /** Walks a job's parents up to the job a session's turn started. */
   const owned = async (jobId: string, sessionId: string): Promise<boolean> => {
     for (let id: string | null = jobId, hops = 0; id !== null && hops <= 10; hops++) {
@@ -199,9 +207,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 
   const cancel = async (jobId: string): Promise<string[]> => {
     const cancelled = await jobs.cancel(jobId, now());
-    const ids = new Set(cancelled);
-    // Pieces running here stop now; those running elsewhere stop at their next heartbeat.
-    for (const { jobId: pieceJob, controller } of running.values()) if (ids.has(pieceJob)) controller.abort();
+    // Pieces running here stop now; those running elsewhere stop when the store tells their
+    // process (watchCancels), or else at their next heartbeat.
+    abortPieces(cancelled);
     return cancelled;
   };
 
@@ -248,6 +256,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       timer = setInterval(() => track(poll()), pollMs);
       timer.unref();
       track(poll());
+      watching = jobs.watchCancels?.(abortPieces, (error) => warn(`cancels from other processes reach this one at its pieces' heartbeats only: ${errorMessage(error)}`));
+      watching?.catch((error: unknown) => warn(`could not listen for cancels from other processes (they reach this one at its pieces' heartbeats only): ${errorMessage(error)}`));
     },
     cancel,
     list: (originSessionId) => jobs.list({ originSessionId, limit: 100 }),
@@ -261,6 +271,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     async close() {
       closed = true;
       clearInterval(timer);
+      await (await watching?.catch(() => undefined))?.stop();
       for (const { controller } of running.values()) controller.abort();
       await Promise.allSettled([...work]);
     },

@@ -10,6 +10,11 @@ import { newRunSessionId } from './taskSessions.js';
 // session line, so a client following the session sees it live), and records how it ended. While
 // runs go, their leases are renewed; a process that dies stops renewing, and the next scheduler to
 // look marks its runs interrupted.
+//
+// With a shared queue (PostgreSQL, several processes: scheduler/pgBoss), a due firing is sent to the
+// queue instead of claimed here, and whichever process takes it from the queue claims and runs it
+// (take()); the claim stays, so the run record is still the one decision. A firing its process
+// died running is offered again by the queue, and take() runs its interrupted record again.
 
 /** How a turn ended: the turn-end event's status and text. */
 export interface TaskTurnEnd {
@@ -26,6 +31,17 @@ export interface TaskTurnRequest {
   signal: AbortSignal;
 }
 
+/** One firing of a task, as the shared queue carries it. */
+export interface Firing {
+  taskId: string;
+  scheduledFor: number;
+}
+
+/** The queue several processes share firings through; each firing is sent once whatever number of processes send it. */
+export interface FiringQueue {
+  send(firing: Firing): Promise<void>;
+}
+
 /** Runs one turn to its end the way the face runs turns; rejects only on a bug. */
 export type RunTaskTurn = (request: TaskTurnRequest) => Promise<TaskTurnEnd>;
 
@@ -36,6 +52,8 @@ export interface TaskSchedulerOptions {
   /** The syndicates this process serves, by name: it decides firings of their tasks only. */
   syndicates: () => readonly string[];
   runTurn: RunTaskTurn;
+  /** Where due firings go when several processes share the work; without it, this process claims and runs them. */
+  queue?: FiringQueue;
   warn: (message: string) => void;
   /** Hands each run (to its record written) to the face's tracker, so closing the store waits for it. */
   track?: (work: Promise<void>) => void;
@@ -52,6 +70,12 @@ export interface TaskSchedulerOptions {
 export interface TaskScheduler {
   /** Decides every due firing now and starts the claimed runs (tests drive it with a fake clock). */
   tick(): Promise<void>;
+  /**
+   * Runs a firing the shared queue handed this process: claims it (or runs again the record a dead
+   * process left interrupted), and resolves once the run's end is recorded; at once when another
+   * process has it, or it was skipped.
+   */
+  take(firing: Firing): Promise<void>;
   /** Ticks on a timer, waking for the next firing (at most pollMs apart). */
   start(): void;
   /** Claims nothing more; resolves once every run this process started has its record written. */
@@ -97,12 +121,16 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** Runs whose end is being recorded. */
+  const ending = new Set<string>();
+  /** The latest firing of each task this process sent to the shared queue. */
+  const sent = new Map<string, number>();
   let lastHeartbeat = now();
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> = Promise.resolve();
 
-  const run = (task: ScheduledTask, record: TaskRun): void => {
+  const run = (task: ScheduledTask, record: TaskRun): Promise<void> => {
     const controller = new AbortController();
     const done = (async () => {
       let outcome: RunOutcome;
@@ -112,14 +140,20 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
       } catch (error) {
         outcome = { status: 'failed', answer: null, detail: errorMessage(error), endedAt: now() };
       }
+      // Its record is being written: a heartbeat racing the write finds it no longer running, which is no lost lease.
+      ending.add(record.id);
       if (!(await store.finish(record.id, runner, outcome))) {
         warn(`warning: run ${record.id} of task '${task.name}' ended (${outcome.status}) after this process lost its lease; its record says what the other process decided`);
       }
     })()
       .catch((error: unknown) => warn(`warning: could not record the end of run ${record.id} of task '${task.name}': ${errorMessage(error)}`))
-      .finally(() => running.delete(record.id));
+      .finally(() => {
+        running.delete(record.id);
+        ending.delete(record.id);
+      });
     running.set(record.id, { controller, done });
     options.track?.(done);
+    return done;
   };
 
   const heartbeat = async (at: number): Promise<void> => {
@@ -128,7 +162,7 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
     if (ids.length === 0) return;
     const held = new Set(await store.heartbeat(ids, runner, at + leaseMs));
     for (const id of ids) {
-      if (held.has(id)) continue;
+      if (held.has(id) || ending.has(id) || !running.has(id)) continue;
       warn(`warning: run ${id} lost its lease (this process stalled past it, and the run was marked interrupted); stopping its turn`);
       running.get(id)?.controller.abort();
     }
@@ -137,8 +171,15 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
   const decide = async (task: ScheduledTask, at: number): Promise<void> => {
     const { onTime, missed } = dueFirings(task, at, graceMs);
     const claim = async (scheduledFor: number): Promise<void> => {
+      if (options.queue) {
+        // Sent once from here: until a process claims it, the task's next tick sees the firing due again.
+        if ((sent.get(task.id) ?? -Infinity) >= scheduledFor) return;
+        await options.queue.send({ taskId: task.id, scheduledFor });
+        sent.set(task.id, scheduledFor);
+        return;
+      }
       const result = await store.claim({ taskId: task.id, scheduledFor, runner, now: at, leaseMs, sessionId: runSessionId(task, scheduledFor) });
-      if (result.outcome === 'claimed') run(task, result.run);
+      if (result.outcome === 'claimed') void run(task, result.run);
     };
     if (missed) {
       if (task.catchUp === 'last' && onTime.length === 0) {
@@ -178,6 +219,19 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
     await Promise.all(Array.from({ length: Math.min(CLAIM_CONCURRENCY, tasks.length) }, worker));
   };
 
+  const take = async ({ taskId, scheduledFor }: Firing): Promise<void> => {
+    // Refused, not dropped: the queue offers the firing to another process (a retry).
+    if (closed) throw new Error('this process is stopping, so it runs no more firings');
+    const task = await store.get(taskId);
+    if (!task) return;
+    const firing = { taskId, scheduledFor, runner, now: now(), leaseMs, sessionId: runSessionId(task, scheduledFor) };
+    const result = await store.claim(firing);
+    if (result.outcome === 'skipped') return;
+    // taken (or inactive: a one-time task is deactivated by its claim): a retry finds the record a dead process left.
+    const record = result.outcome === 'claimed' ? result.run : await store.retake(firing);
+    if (record) await run(task, record);
+  };
+
   /** How long to sleep: until the next firing of a served task, at most pollMs. */
   const sleepMs = async (): Promise<number> => {
     const at = now();
@@ -203,6 +257,7 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
 
   return {
     tick: () => (ticking = ticking.then(tick)),
+    take,
     start() {
       if (timer === undefined && !closed) loop();
     },

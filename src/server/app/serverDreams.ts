@@ -1,4 +1,5 @@
 import { startDreams, type DreamSchedule } from '../../scheduler/dreams/index.js';
+import { sharedDreams } from '../../scheduler/pgBoss/dreams.js';
 import type { CompiledSyndicate } from '../../runtime/compileSyndicate.js';
 import type { ServerContext } from '../context.js';
 import { userOfSession } from '../sessionAccess.js';
@@ -6,7 +7,8 @@ import { userOfSession } from '../sessionAccess.js';
 // The server's dreams: each syndicate that declares `dreams:` dreams once per user silo, for every
 // user with a server session of it (`api:<user>:…`), over that user's conversations only (never
 // over background, task or dream sessions: scheduler/dreams/dreamSessions.ts). The syndicates are
-// those loaded when the server started.
+// those loaded when the server started. On PostgreSQL the due dreams go through the shared queue
+// (scheduler/pgBoss), so several server processes on one database dream each silo once.
 
 // The sessions read to find the users; a user with none among them has not talked to it lately.
 const MAX_SESSIONS_SCANNED = 10_000;
@@ -23,12 +25,22 @@ export async function startServerDreams(ctx: Pick<ServerContext, 'platform' | 's
     const sessions = await store.listSessions({ syndicate: syndicate.name, idPrefix: 'api:', limit: MAX_SESSIONS_SCANNED });
     return [...new Set(sessions.flatMap((session) => userOfSession(session.id) ?? []))].sort();
   };
-  return startDreams({
+  const workQueue = await ctx.platform.workQueue();
+  const shared = workQueue && (await sharedDreams(workQueue, ctx.warn));
+  const schedule = startDreams({
     store,
     syndicates,
     users,
     memory: (syndicate, silo) => ctx.platform.memory(syndicate, silo),
     warn: (message) => ctx.warn(`warning: ${message}`),
     now: options.now,
+    queue: shared,
   });
+  shared?.work(schedule.take, (work) => ctx.platform.track(work));
+  return {
+    take: schedule.take,
+    async stop() {
+      await Promise.all([shared?.stop(), schedule.stop()]);
+    },
+  };
 }

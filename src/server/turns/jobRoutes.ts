@@ -95,7 +95,7 @@ export function jobRoutes(store: Store, runner: JobRunner): AnyRoute[] {
       path: '/background-jobs/:id/cancel',
       operationId: 'cancelBackgroundJob',
       summary: 'Cancels a running background job and the jobs its pieces started; it never reports',
-      description: 'Pieces running in any server process stop (at their next heartbeat elsewhere). `cancelled` is false when the job had already ended.',
+      description: 'Pieces running in any server process stop (on PostgreSQL at once; on SQLite at their next heartbeat in another process). `cancelled` is false when the job had already ended.',
       tag: 'Background jobs',
       access: 'member',
       params: idParams,

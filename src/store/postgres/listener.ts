@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { z } from 'zod';
 
 // LISTEN on a connection of its own: a listening session must stay open, and a pooled connection
 // would be handed to other queries between notifications. A dropped connection is reopened every
@@ -74,4 +75,19 @@ export async function listenOn(config: pg.ClientConfig, { channel, onPayload, on
       await client?.end();
     },
   };
+}
+
+/** A notification's payload: JSON that `schema` accepts. */
+export function jsonPayload<T extends z.ZodType>(schema: T) {
+  return z
+    .string()
+    .transform((text, context) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        context.addIssue({ code: 'custom', message: 'not JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
 }

@@ -155,6 +155,14 @@ export function createPostgresSchedules(db: Db): ScheduleStore {
       const held = new Set(rows.map((row) => row.id));
       return runIds.filter((id) => held.has(id));
     },
+    async retake(firing) {
+      const { rows } = await db.write<TaskRun>(
+        `UPDATE task_runs SET status = 'running', started_at = $3, ended_at = NULL, detail = NULL, runner = $4, lease_expires_at = $5, session_id = $6
+         WHERE task_id = $1 AND scheduled_for = $2 AND status = 'interrupted' AND detail = $7 RETURNING ${RUN_COLUMNS}`,
+        [firing.taskId, firing.scheduledFor, firing.now, firing.runner, firing.now + firing.leaseMs, firing.sessionId, INTERRUPTED_DETAIL],
+      );
+      return rows[0];
+    },
     async finish(runId, runner, outcome) {
       const { rowCount } = await db.write(
         `UPDATE task_runs SET status = $3, ended_at = $4, answer = $5, detail = $6, runner = NULL, lease_expires_at = NULL WHERE id = $1 AND runner = $2 AND status = 'running'`,

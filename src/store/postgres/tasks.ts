@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CancelRequest, CancelWatch, CancelWatchOptions, PushConfigRecord, TaskPage, TaskQuery, TaskRecord, TaskRecords } from '../tasks.js';
 import type { Db } from './connection.js';
+import { jsonPayload } from './listener.js';
 
 /** A task as stored: its document serialised. */
 type TaskRow = Omit<TaskRecord, 'document'> & { document: string };
@@ -22,17 +23,7 @@ const AFTER_CURSOR = '($6::text IS NULL OR status_at < $6 OR (status_at = $6 AND
 // process on the database listens, and the one running the task stops its turn.
 const CANCEL_CHANNEL = 'syndicate_a2a_cancel';
 const cancelRequestSchema = z.object({ agent: z.string(), taskId: z.string() });
-const cancelPayloadSchema = z
-  .string()
-  .transform((text, context) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      context.addIssue({ code: 'custom', message: 'not JSON' });
-      return z.NEVER;
-    }
-  })
-  .pipe(cancelRequestSchema);
+const cancelPayloadSchema = jsonPayload(cancelRequestSchema);
 
 function recordOf<Row extends { document: string }>(row: Row): Omit<Row, 'document'> & { document: unknown } {
   const { document, ...rest } = row;

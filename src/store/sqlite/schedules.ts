@@ -59,6 +59,10 @@ export function createSqliteSchedules(db: Database.Database): ScheduleStore {
          active = CASE WHEN at IS NULL THEN active ELSE 0 END WHERE id = @id`,
     ),
     renew: db.prepare<[expiresAt: number, id: string, runner: string]>("UPDATE task_runs SET lease_expires_at = ? WHERE id = ? AND runner = ? AND status = 'running'"),
+    retake: db.prepare<[ClaimFiring & { leaseExpiresAt: number; detail: string }], TaskRun>(
+      `UPDATE task_runs SET status = 'running', started_at = @now, ended_at = NULL, detail = NULL, runner = @runner, lease_expires_at = @leaseExpiresAt, session_id = @sessionId
+       WHERE task_id = @taskId AND scheduled_for = @scheduledFor AND status = 'interrupted' AND detail = @detail RETURNING ${RUN_COLUMNS}`,
+    ),
     finish: db.prepare<[RunOutcome & { id: string; runner: string }]>(
       `UPDATE task_runs SET status = @status, ended_at = @endedAt, answer = @answer, detail = @detail, runner = NULL, lease_expires_at = NULL
        WHERE id = @id AND runner = @runner AND status = 'running'`,
@@ -155,6 +159,9 @@ export function createSqliteSchedules(db: Database.Database): ScheduleStore {
     },
     async heartbeat(runIds, runner, leaseExpiresAt) {
       return heartbeat.immediate(runIds, runner, leaseExpiresAt);
+    },
+    async retake(firing) {
+      return sql.retake.get({ ...firing, leaseExpiresAt: firing.now + firing.leaseMs, detail: INTERRUPTED_DETAIL });
     },
     async finish(runId, runner, outcome) {
       return sql.finish.run({ ...outcome, id: runId, runner }).changes === 1;

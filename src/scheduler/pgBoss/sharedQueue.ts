@@ -1,0 +1,62 @@
+import { startConsumer, type Consumer } from './consumer.js';
+import { jobIdFor, type QueuePolicy, type WorkQueue } from './workQueue.js';
+
+// One kind of unattended work on the shared queue: every process sends it, one job per key however
+// many processes send it (the job's id is derived from the key; a second send inserts nothing),
+// and every process that works the queue takes jobs and runs them. Sends made together (a
+// scheduler's tick finds many firings due in one second) go in one INSERT.
+
+export interface SharedQueueOptions<Data> {
+  name: string;
+  policy: QueuePolicy;
+  /** What makes two sends the same job; also the job's singleton key, naming it in pg-boss's tables. */
+  key(data: Data): string;
+  /** Jobs one process runs at once. */
+  concurrency: number;
+  /** How often an idle process looks for jobs other processes sent, or pg-boss offers again. */
+  pollMs: number;
+  warn(message: string): void;
+}
+
+export interface SharedQueue<Data> {
+  send(data: Data): Promise<void>;
+  /** Takes jobs in this process, running each through `run` (a rejection fails the job: pg-boss retries it by the policy). */
+  work(run: (data: Data) => Promise<void>, track: (work: Promise<void>) => void): void;
+  /** Takes no more; resolves once the jobs taken have run and been completed. */
+  stop(): Promise<void>;
+}
+
+export async function sharedQueue<Data extends object>(queue: WorkQueue, options: SharedQueueOptions<Data>): Promise<SharedQueue<Data>> {
+  await queue.queue(options.name, options.policy);
+  let consumer: Consumer | undefined;
+  let pending: Array<{ data: Data; sent: () => void; failed: (error: unknown) => void }> = [];
+  const flush = async (): Promise<void> => {
+    const batch = pending;
+    pending = [];
+    try {
+      const jobs = batch.map(({ data }) => {
+        const key = options.key(data);
+        return { name: options.name, data, id: jobIdFor(key), singletonKey: key };
+      });
+      // Resolves to the ids inserted (null when every job was there already).
+      if ((await queue.boss.insert(jobs)) !== null) consumer?.wake();
+      for (const { sent } of batch) sent();
+    } catch (error) {
+      for (const { failed } of batch) failed(error);
+    }
+  };
+  return {
+    send(data) {
+      return new Promise<void>((sent, failed) => {
+        pending.push({ data, sent, failed });
+        if (pending.length === 1) setImmediate(() => void flush());
+      });
+    },
+    work(run, track) {
+      consumer ??= startConsumer<Data>({ boss: queue.boss, queue: options.name, concurrency: options.concurrency, pollMs: options.pollMs, handle: run, warn: options.warn, track });
+    },
+    async stop() {
+      await consumer?.stop();
+    },
+  };
+}
