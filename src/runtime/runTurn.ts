@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ModelConfigError } from '../models/errors.js';
 import { retryPolicyOf, type RetryPolicy } from '../models/retry.js';
-import type { Store } from '../store/store.js';
+import type { AppendOptions, Store } from '../store/store.js';
 import type { CompiledSyndicate } from './compileSyndicate.js';
 import { errorMessage } from '../core/errors.js';
 import { TurnError } from './errors.js';
@@ -108,6 +108,19 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     return event;
   };
 
+  const commit = (append?: AppendOptions): Promise<void> => {
+    if (!persist || pending.length === 0) return writing;
+    const batch = pending;
+    pending = [];
+    // Chained so batches commit in the order they were cut, even from parallel tool calls.
+    writing = writing.then(async () => {
+      const lastSeq = await store.appendEvents(sessionId, batch, append);
+      recordAppended(store, sessionId, batch, lastSeq);
+      options.committed?.(batch, lastSeq);
+    });
+    return writing;
+  };
+
   const turn: TurnContext = {
     turnId,
     sessionId,
@@ -127,18 +140,7 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
       if (persist && isPersisted(event)) pending.push(event);
       listener(event);
     },
-    flush() {
-      if (!persist || pending.length === 0) return writing;
-      const batch = pending;
-      pending = [];
-      // Chained so batches commit in the order they were cut, even from parallel tool calls.
-      writing = writing.then(async () => {
-        const lastSeq = await store.appendEvents(sessionId, batch);
-        recordAppended(store, sessionId, batch, lastSeq);
-        options.committed?.(batch, lastSeq);
-      });
-      return writing;
-    },
+    flush: () => commit(),
   };
 
   if (persist) sessionTurnStarted(store, sessionId);
@@ -174,20 +176,15 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
   } finally {
     clearDeadline();
   }
-  if (persist && sessionTurnEnded(store, sessionId)) {
-    // Working notes last while the session has a turn running; the last one to end clears them.
-    try {
-      await store.notes.clear(sessionId);
-    } catch (error) {
-      turn.emit(root.name, 0, { type: 'warning', message: `the session's scratchpad notes could not be cleared: ${errorMessage(error)}` });
-    }
-  }
+  // Working notes last while the session has a turn running; the last one to end clears them,
+  // with its last batch (one round trip on PostgreSQL).
+  const clearNotes = persist && sessionTurnEnded(store, sessionId);
   // turn-end is stored with the last batch but shown only after that batch commits, so a
   // listener never sees a turn as finished that the store does not have.
   const turnEnd = stamp(root.name, 0, { type: 'turn-end', status, output, ...(failure ? { error: failure } : {}) });
   if (persist) pending.push(turnEnd);
   try {
-    await turn.flush();
+    await commit({ clearNotes });
   } catch (error) {
     const message = `the session could not be saved: ${errorMessage(error)}`;
     listener(stamp(root.name, 0, { type: 'error', code: 'store_error', message }));

@@ -1,9 +1,9 @@
 import type { TurnEvent } from '../../core/events.js';
-import { prefixEnd, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
+import { prefixEnd, type AppendOptions, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
 import { createDb, type Db, type PostgresStoreOptions, type PreparedSql } from './connection.js';
 import { createPostgresDocuments } from './documents.js';
 import { createPostgresFacts } from './facts.js';
-import { createPostgresNotes } from './notes.js';
+import { CLEAR_NOTES, createPostgresNotes } from './notes.js';
 import { createPostgresUsers } from './users.js';
 import { skillsColumn, usageRowOf, type StoredUsageRow } from '../usageSkills.js';
 import { migrate } from './schema.js';
@@ -20,13 +20,15 @@ const SESSION_COLUMNS = 'id, syndicate, created_at AS "createdAt", updated_at AS
 // One statement, so one round trip and one transaction: the UPDATE takes the session row's lock
 // and bumps its count by the batch's size, so appenders to one session, in any process, queue on
 // that row and each batch gets the next run of seqs, whole. No row: the session does not exist.
+// With $5 it clears the session's notes too (a turn's last batch), in the same transaction.
 const APPEND: PreparedSql = {
   name: 'syndicate_append_events',
   text: `
   WITH session AS (
     UPDATE sessions SET event_count = event_count + cardinality($2::text[]), updated_at = greatest(updated_at, $4)
     WHERE id = $1 RETURNING number, event_count
-  )
+  ),
+  notes AS (DELETE FROM session_notes WHERE $5::boolean AND session_id = $1)
   INSERT INTO events (session_number, seq, appended_at, type, payload)
   SELECT session.number, session.event_count - cardinality($2::text[]) + event.ordinal, $4, event.type, event.payload
   FROM session, unnest($2::text[], $3::text[]) WITH ORDINALITY AS event (type, payload, ordinal)
@@ -121,15 +123,17 @@ function sessionStore(db: Db) {
         return numbers.length;
       });
     },
-    async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
+    async appendEvents(sessionId: string, events: readonly TurnEvent[], options?: AppendOptions): Promise<number> {
       // Serialised up front: an event that cannot be stored fails its batch before anything is written.
       const payloads = events.map((event) => JSON.stringify(event));
+      const clearNotes = options?.clearNotes === true;
       if (events.length === 0) {
+        if (clearNotes) await db.write(CLEAR_NOTES, [sessionId]);
         const session = await getSession(sessionId);
         if (session === undefined) throw notOpened(sessionId);
         return session.eventCount;
       }
-      const { rows } = await db.write<{ seq: number }>(APPEND, [sessionId, events.map((event) => event.type), payloads, Date.now()]);
+      const { rows } = await db.write<{ seq: number }>(APPEND, [sessionId, events.map((event) => event.type), payloads, Date.now(), clearNotes]);
       if (rows.length === 0) throw notOpened(sessionId);
       return Math.max(...rows.map((row) => row.seq));
     },

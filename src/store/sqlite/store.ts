@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { TurnEvent } from '../../core/events.js';
-import { prefixEnd, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
+import { prefixEnd, type AppendOptions, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
 import type { TaskRecord } from '../tasks.js';
 import { NO_LIMIT, openDatabase, type Durability } from './connection.js';
 import { createSqliteDocuments } from './documents.js';
@@ -396,11 +396,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       checkpointer.committed();
       return pruned.length;
     },
-    async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
+    async appendEvents(sessionId: string, events: readonly TurnEvent[], options?: AppendOptions): Promise<number> {
       // Serialised up front: an event that cannot be stored fails its batch before anything is written.
       const payloads = events.map((event) => JSON.stringify(event));
       const closed = () => new Error(`cannot append to session '${sessionId}': the store is closed`);
       if (closing !== undefined) throw closed();
+      if (options?.clearNotes) sql.deleteNotes.run(sessionId);
       if (events.length > 0) await claims.enter(sessionId, () => (closing === undefined ? undefined : closed()));
       return new Promise((resolve, reject) => {
         if (!writeQueued()) scheduleWrite(sessionId);
