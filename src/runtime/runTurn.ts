@@ -10,7 +10,7 @@ import { createEventChannel } from './eventChannel.js';
 import { checkDeadline, deadlineError, turnSignal } from './deadline.js';
 import { runAgent } from './runAgent.js';
 import { sessionTurnEnded, sessionTurnStarted } from './sessionActivity.js';
-import { loadSessionHistory, recordAppended } from './sessionHistory.js';
+import { cachedHistory, loadSessionHistory, recordAppended } from './sessionHistory.js';
 import type { TurnContext } from './turnContext.js';
 import type { TurnRecord } from './projectTranscript.js';
 import type { TurnMemory } from '../memory/turnMemory.js';
@@ -108,17 +108,20 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     return event;
   };
 
-  const commit = (append?: AppendOptions): Promise<void> => {
-    if (!persist || pending.length === 0) return writing;
+  // Resolves to the session's seq before the batch (undefined: there was nothing to commit).
+  const commit = (append?: AppendOptions): Promise<number | undefined> => {
+    if (!persist || pending.length === 0) return writing.then(() => undefined);
     const batch = pending;
     pending = [];
+    let before: number | undefined;
     // Chained so batches commit in the order they were cut, even from parallel tool calls.
     writing = writing.then(async () => {
       const lastSeq = await store.appendEvents(sessionId, batch, append);
       recordAppended(store, sessionId, batch, lastSeq);
       options.committed?.(batch, lastSeq);
+      before = lastSeq - batch.length;
     });
-    return writing;
+    return writing.then(() => before);
   };
 
   const turn: TurnContext = {
@@ -140,7 +143,9 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
       if (persist && isPersisted(event)) pending.push(event);
       listener(event);
     },
-    flush: () => commit(),
+    flush: async () => {
+      await commit();
+    },
   };
 
   if (persist) sessionTurnStarted(store, sessionId);
@@ -148,7 +153,10 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
   let output = '';
   let failure: string | undefined;
   try {
-    if (persist) {
+    // A session this process has cached is not read first: its first batch opens it (one round
+    // trip on PostgreSQL), and the seq that batch gets says whether the cache is still current.
+    const cached = persist && !options.newSession ? cachedHistory(store, sessionId) : undefined;
+    if (persist && cached === undefined) {
       const session = await store.openSession(sessionId, syndicate.name, { isNew: options.newSession });
       turn.history = await loadSessionHistory(store, sessionId, session.eventCount);
     }
@@ -156,7 +164,12 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     // Every agent's servers connect in the background while the first agents think; a no-op once connected.
     syndicate.openConnections();
     // Stored before the first model call: a crash during it must not lose the user's message.
-    await turn.flush();
+    if (persist && cached !== undefined) {
+      const before = (await commit({ openFor: syndicate.name }))!;
+      turn.history = before === cached.lastSeq ? cached.turns : await loadSessionHistory(store, sessionId, before);
+    } else {
+      await turn.flush();
+    }
     output = await runAgent(turn, root, options.input, 0);
   } catch (caught) {
     if (caught instanceof UserInputRequired && !signal.aborted) {

@@ -91,6 +91,12 @@ export interface AppendOptions {
    * clears them, then appends. Either failing rejects the append.
    */
   clearNotes?: boolean;
+  /**
+   * Creates the session for this syndicate first if it does not exist (what openSession does), so a
+   * turn can start without reading the session: PostgreSQL does it in the batch's statement.
+   * Without it an append to a session that was never opened is refused.
+   */
+  openFor?: string;
 }
 
 export interface UsageQuery {

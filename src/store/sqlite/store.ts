@@ -346,6 +346,17 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     }
   });
 
+  const openSession = async (id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> => {
+    if (options?.isNew) return createSession(id, syndicate, true);
+    // Read first: a session is opened once per turn and almost always exists already, and a read
+    // takes no write lock.
+    const session = known.get(id);
+    if (session !== undefined && Date.now() - session.verifiedAt < REVERIFY_AFTER_MS) {
+      return { id, syndicate: session.syndicate, createdAt: session.createdAt, updatedAt: session.updatedAt, eventCount: session.lastSeq };
+    }
+    return (await currentSession(id)) ?? createSession(id, syndicate);
+  };
+
   return {
     path,
     documents: createSqliteDocuments(db, () => checkpointer.committed()),
@@ -365,16 +376,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     dreamRuns: createSqliteDreamRuns(db),
     schedules: createSqliteSchedules(db),
     users: createSqliteUsers(db),
-    async openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> {
-      if (options?.isNew) return createSession(id, syndicate, true);
-      // Read first: a session is opened once per turn and almost always exists already, and a read
-      // takes no write lock.
-      const session = known.get(id);
-      if (session !== undefined && Date.now() - session.verifiedAt < REVERIFY_AFTER_MS) {
-        return { id, syndicate: session.syndicate, createdAt: session.createdAt, updatedAt: session.updatedAt, eventCount: session.lastSeq };
-      }
-      return (await currentSession(id)) ?? createSession(id, syndicate);
-    },
+    openSession,
     async getSession(id: string): Promise<SessionRecord | undefined> {
       return currentSession(id);
     },
@@ -402,6 +404,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       const closed = () => new Error(`cannot append to session '${sessionId}': the store is closed`);
       if (closing !== undefined) throw closed();
       if (options?.clearNotes) sql.deleteNotes.run(sessionId);
+      if (options?.openFor !== undefined) await openSession(sessionId, options.openFor);
       if (events.length > 0) await claims.enter(sessionId, () => (closing === undefined ? undefined : closed()));
       return new Promise((resolve, reject) => {
         if (!writeQueued()) scheduleWrite(sessionId);
