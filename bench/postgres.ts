@@ -53,7 +53,7 @@ async function concurrentTurns(label: string, store: Store | undefined): Promise
   report(`${CONCURRENT_TURNS} concurrent turns (${label})`, { wall_ms: wallMs, turns_per_s: CONCURRENT_TURNS / (wallMs / 1_000) });
 }
 
-/** The floor under every statement (a persisted bench turn is 6: a read, 4 appends, the notes cleared): a prepared `SELECT 1`. */
+/** The floor under every statement (a persisted bench turn is 4 appends: the first opens the session, the last clears its notes): a prepared `SELECT 1`. */
 async function roundTrip(url: string): Promise<void> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   const samples: number[] = [];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ModelConfigError } from '../models/errors.js';
 import { retryPolicyOf, type RetryPolicy } from '../models/retry.js';
-import type { Store } from '../store/store.js';
+import type { AppendOptions, Store } from '../store/store.js';
 import type { CompiledSyndicate } from './compileSyndicate.js';
 import { errorMessage } from '../core/errors.js';
 import { TurnError } from './errors.js';
@@ -10,7 +10,7 @@ import { createEventChannel } from './eventChannel.js';
 import { checkDeadline, deadlineError, turnSignal } from './deadline.js';
 import { runAgent } from './runAgent.js';
 import { sessionTurnEnded, sessionTurnStarted } from './sessionActivity.js';
-import { loadSessionHistory, recordAppended } from './sessionHistory.js';
+import { cachedHistory, loadSessionHistory, recordAppended } from './sessionHistory.js';
 import type { TurnContext } from './turnContext.js';
 import type { TurnRecord } from './projectTranscript.js';
 import type { TurnMemory } from '../memory/turnMemory.js';
@@ -108,6 +108,22 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     return event;
   };
 
+  // Resolves to the session's seq before the batch (undefined: there was nothing to commit).
+  const commit = (append?: AppendOptions): Promise<number | undefined> => {
+    if (!persist || pending.length === 0) return writing.then(() => undefined);
+    const batch = pending;
+    pending = [];
+    let before: number | undefined;
+    // Chained so batches commit in the order they were cut, even from parallel tool calls.
+    writing = writing.then(async () => {
+      const lastSeq = await store.appendEvents(sessionId, batch, append);
+      recordAppended(store, sessionId, batch, lastSeq);
+      options.committed?.(batch, lastSeq);
+      before = lastSeq - batch.length;
+    });
+    return writing.then(() => before);
+  };
+
   const turn: TurnContext = {
     turnId,
     sessionId,
@@ -127,17 +143,8 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
       if (persist && isPersisted(event)) pending.push(event);
       listener(event);
     },
-    flush() {
-      if (!persist || pending.length === 0) return writing;
-      const batch = pending;
-      pending = [];
-      // Chained so batches commit in the order they were cut, even from parallel tool calls.
-      writing = writing.then(async () => {
-        const lastSeq = await store.appendEvents(sessionId, batch);
-        recordAppended(store, sessionId, batch, lastSeq);
-        options.committed?.(batch, lastSeq);
-      });
-      return writing;
+    flush: async () => {
+      await commit();
     },
   };
 
@@ -146,7 +153,10 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
   let output = '';
   let failure: string | undefined;
   try {
-    if (persist) {
+    // A session this process has cached is not read first: its first batch opens it (one round
+    // trip on PostgreSQL), and the seq that batch gets says whether the cache is still current.
+    const cached = persist && !options.newSession ? cachedHistory(store, sessionId) : undefined;
+    if (persist && cached === undefined) {
       const session = await store.openSession(sessionId, syndicate.name, { isNew: options.newSession });
       turn.history = await loadSessionHistory(store, sessionId, session.eventCount);
     }
@@ -154,7 +164,12 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     // Every agent's servers connect in the background while the first agents think; a no-op once connected.
     syndicate.openConnections();
     // Stored before the first model call: a crash during it must not lose the user's message.
-    await turn.flush();
+    if (persist && cached !== undefined) {
+      const before = (await commit({ openFor: syndicate.name }))!;
+      turn.history = before === cached.lastSeq ? cached.turns : await loadSessionHistory(store, sessionId, before);
+    } else {
+      await turn.flush();
+    }
     output = await runAgent(turn, root, options.input, 0);
   } catch (caught) {
     if (caught instanceof UserInputRequired && !signal.aborted) {
@@ -174,20 +189,15 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
   } finally {
     clearDeadline();
   }
-  if (persist && sessionTurnEnded(store, sessionId)) {
-    // Working notes last while the session has a turn running; the last one to end clears them.
-    try {
-      await store.notes.clear(sessionId);
-    } catch (error) {
-      turn.emit(root.name, 0, { type: 'warning', message: `the session's scratchpad notes could not be cleared: ${errorMessage(error)}` });
-    }
-  }
+  // Working notes last while the session has a turn running; the last one to end clears them,
+  // with its last batch (one round trip on PostgreSQL).
+  const clearNotes = persist && sessionTurnEnded(store, sessionId);
   // turn-end is stored with the last batch but shown only after that batch commits, so a
   // listener never sees a turn as finished that the store does not have.
   const turnEnd = stamp(root.name, 0, { type: 'turn-end', status, output, ...(failure ? { error: failure } : {}) });
   if (persist) pending.push(turnEnd);
   try {
-    await turn.flush();
+    await commit({ clearNotes });
   } catch (error) {
     const message = `the session could not be saved: ${errorMessage(error)}`;
     listener(stamp(root.name, 0, { type: 'error', code: 'store_error', message }));

@@ -78,10 +78,19 @@ export async function loadSessionHistory(store: Store, sessionId: string, stored
     if (sessions.size >= MAX_CACHED_SESSIONS) sessions.delete(sessions.keys().next().value as string);
     sessions.set(sessionId, session);
   }
-  if (storedEvents > session.lastSeq) applyEvents(session, await store.readEvents(sessionId, { afterSeq: session.lastSeq }));
+  if (storedEvents > session.lastSeq) applyEvents(session, await store.readEvents(sessionId, { afterSeq: session.lastSeq, limit: storedEvents - session.lastSeq }));
   // A copy: this turn's own events join the cache as they are committed, and must not show up
   // in its own agents' view of earlier turns.
   return session.turns.slice();
+}
+
+/**
+ * The session's recent turns as this process has them cached, through seq `lastSeq`, if it has: a
+ * turn can start from them and check, from the seq its first batch gets, that nothing came between.
+ */
+export function cachedHistory(store: Store, sessionId: string): { lastSeq: number; turns: readonly TurnRecord[] } | undefined {
+  const session = cache.get(store)?.get(sessionId);
+  return session && { lastSeq: session.lastSeq, turns: session.turns.slice() };
 }
 
 /**

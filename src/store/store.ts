@@ -84,6 +84,21 @@ export function prefixEnd(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
+export interface AppendOptions {
+  /**
+   * Also clears the session's scratchpad notes (what notes.clear does): a turn's last batch, when
+   * the session goes idle. PostgreSQL does both in the batch's statement, one round trip; SQLite
+   * clears them, then appends. Either failing rejects the append.
+   */
+  clearNotes?: boolean;
+  /**
+   * Creates the session for this syndicate first if it does not exist (what openSession does), so a
+   * turn can start without reading the session: PostgreSQL does it in the batch's statement.
+   * Without it an append to a session that was never opened is refused.
+   */
+  openFor?: string;
+}
+
 export interface UsageQuery {
   /** Only calls at or after this time (milliseconds since the epoch). */
   since?: number;
@@ -121,7 +136,7 @@ export interface Store {
    * process is appending to waits until that process's batches are in the database. Another
    * process's acknowledged events show in reads once they are in (SQLite: tens of ms).
    */
-  appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number>;
+  appendEvents(sessionId: string, events: readonly TurnEvent[], options?: AppendOptions): Promise<number>;
   readEvents(sessionId: string, options?: ReadEventsOptions): Promise<StoredEvent[]>;
   /** Appends to the usage ledger atomically. Ledger rows outlive their session: deleting it leaves them. */
   recordUsage(rows: readonly UsageRow[]): Promise<void>;

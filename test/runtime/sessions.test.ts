@@ -159,4 +159,40 @@ describe('session history within a turn', () => {
     expect(reads).toBe(0);
     await store.close();
   });
+
+  it('does not read the session before a turn when this process has it cached', async () => {
+    const store = openSqliteStore(tempDbPath());
+    const compiled = compile(council);
+    await collect(compiled, { input: 'First question?', sessionId: 's1', store });
+    let opened = 0;
+    const openSession = store.openSession.bind(store);
+    store.openSession = (...args) => (opened++, openSession(...args));
+
+    await collect(compiled, { input: 'Second question?', sessionId: 's1', store });
+
+    expect(opened).toBe(0);
+    expect((await store.readEvents('s1')).filter(({ event }) => event.type === 'turn-start')).toHaveLength(2);
+    await store.close();
+  });
+
+  it('shows the turns another writer added to the session since this process last cached it', async () => {
+    const store = openSqliteStore(tempDbPath());
+    const calls: ModelCall[] = [];
+    const compiled = compile(council, { resolveModel: recordCalls(calls) });
+    await collect(compiled, { input: 'First question?', sessionId: 's1', store });
+    const elsewhere = { turnId: 'elsewhere', agent: 'Moderator', depth: 0, at: Date.now() };
+    await store.appendEvents('s1', [
+      { ...elsewhere, type: 'turn-start', syndicate: 'Test', input: 'Question asked elsewhere?' },
+      { ...elsewhere, type: 'turn-end', status: 'completed', output: 'Answered elsewhere.' },
+    ]);
+
+    await collect(compiled, { input: 'Third question?', sessionId: 's1', store });
+
+    const prompt = JSON.stringify(calls.filter((c) => c.agent === 'Moderator').at(-1)?.options.prompt);
+    expect(prompt).toContain('First question?');
+    expect(prompt).toContain('Question asked elsewhere?');
+    // Asked once, as this turn's message: the turn is not in its own history.
+    expect(prompt.match(/"text":"Third question\?"/g)).toHaveLength(1);
+    await store.close();
+  });
 });

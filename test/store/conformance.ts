@@ -369,6 +369,28 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       expect(await store.readEvents(id)).toStrictEqual([]);
     });
 
+    it('creates the session an append with openFor names, holding the batch as its first events', async () => {
+      const id = uniqueId('opened-by-append');
+
+      const seq = await store.appendEvents(id, messages(2), { openFor: 'council' });
+
+      expect(seq).toBe(2);
+      expect(await store.getSession(id)).toMatchObject({ id, syndicate: 'council', eventCount: 2 });
+      expect((await store.readEvents(id)).map(({ seq, event }) => [seq, event])).toStrictEqual(messages(2).map((event, i) => [i + 1, event]));
+    });
+
+    it('appends after the events of a session that exists when an append with openFor names it, keeping its syndicate', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+      await store.appendEvents(id, messages(2));
+
+      const seq = await store.appendEvents(id, messages(1, 'later'), { openFor: 'another' });
+
+      expect(seq).toBe(3);
+      expect(await store.getSession(id)).toMatchObject({ syndicate: 'council', eventCount: 3 });
+      expect((await store.readEvents(id, { afterSeq: 2 })).map(({ event }) => event)).toStrictEqual(messages(1, 'later'));
+    });
+
     it('keeps sessions and events when closed and reopened', async () => {
       const id = uniqueId('s');
       await store.openSession(id, 'council');

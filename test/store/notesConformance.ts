@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_NOTE_BYTES, MAX_NOTES_PER_SESSION } from '../../src/core/notes.js';
+import type { TurnEvent } from '../../src/core/events.js';
 import type { Store } from '../../src/store/store.js';
 import { nextMillisecond } from './conformance.js';
 
 // The behaviour every SessionNotes implementation must show (the scratchpad), against the Store
 // interface so the PostgreSQL implementation runs it unchanged. Each test uses fresh session ids.
+
+const lastEvent: TurnEvent = { type: 'turn-end', status: 'completed', output: 'done', turnId: 'turn-1', agent: 'orchestrator', at: 1_700_000_000_000, depth: 0 };
 
 export function describeSessionNotesConformance(name: string, open: () => Promise<Store>, cleanup: () => Promise<void> = async () => undefined): void {
   describe(`${name} session notes`, () => {
@@ -110,6 +113,29 @@ export function describeSessionNotesConformance(name: string, open: () => Promis
       ]);
       await store.notes.clear(session);
       expect(await store.notes.list(session)).toEqual([]);
+    });
+
+    it('clears the session\'s notes, and only its own, with a batch appended with clearNotes', async () => {
+      const other = `session-${randomUUID()}`;
+      await store.openSession(session, 'notes');
+      await store.notes.write(session, 'plan', 'mine', 'replace');
+      await store.notes.write(other, 'plan', 'theirs', 'replace');
+
+      const seq = await store.appendEvents(session, [lastEvent], { clearNotes: true });
+
+      expect(seq).toBe(1);
+      expect((await store.readEvents(session)).map(({ event }) => event)).toEqual([lastEvent]);
+      expect(await store.notes.list(session)).toEqual([]);
+      expect(await store.notes.read(other, 'plan')).toBe('theirs');
+    });
+
+    it('keeps the session\'s notes when a batch is appended without clearNotes', async () => {
+      await store.openSession(session, 'notes');
+      await store.notes.write(session, 'plan', 'mine', 'replace');
+
+      await store.appendEvents(session, [lastEvent]);
+
+      expect(await store.notes.read(session, 'plan')).toBe('mine');
     });
   });
 }

@@ -157,6 +157,23 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
       await closeAll();
     });
 
+    it('creates a session once when appenders of two stores open it with their first batches at once, giving them gapless seqs, each batch whole', async () => {
+      const url = await cluster().createDatabase();
+      const stores = [await open(url, { poolSize: 4 }), await open(url, { poolSize: 4 })];
+      const appender = async (store: Store, name: string) => {
+        for (let batch = 0; batch < 10; batch++) {
+          await store.appendEvents('opened-at-once', [0, 1, 2].map((index) => message(`${name}.0.${batch}.${index}`)), { openFor: 'council' });
+        }
+      };
+
+      await Promise.all(stores.flatMap((store, s) => [0, 1, 2, 3].map((a) => appender(store, `s${s}a${a}`))));
+
+      expectWholeOrderedBatches(await stores[0]!.readEvents('opened-at-once'), 80);
+      const sessions = await withClient(url, (client) => client.query<{ count: number }>(`SELECT count(*)::int AS count FROM sessions WHERE id = 'opened-at-once'`));
+      expect(sessions.rows[0]!.count).toBe(1);
+      await closeAll();
+    });
+
     it('returns for each batch the seq its last event is stored at, while another store appends to the session: a returned seq is final', async () => {
       const url = await cluster().createDatabase();
       const stores = [await open(url, { poolSize: 4 }), await open(url, { poolSize: 4 })];

@@ -7,8 +7,8 @@ import type { Db, PreparedSql } from './connection.js';
 // session across processes. A hash collision only makes two sessions wait for each other.
 const NOTES_LOCK = 1_853_189_228;
 
-// Run at the end of every turn, so prepared.
-const CLEAR_NOTES: PreparedSql = { name: 'syndicate_clear_notes', text: 'DELETE FROM session_notes WHERE session_id = $1' };
+// Run at the end of every turn (with its last batch: store.ts), so prepared.
+export const CLEAR_NOTES: PreparedSql = { name: 'syndicate_clear_notes', text: 'DELETE FROM session_notes WHERE session_id = $1' };
 
 export function createPostgresNotes(db: Db): SessionNotes {
   return {

@@ -1,9 +1,9 @@
 import type { TurnEvent } from '../../core/events.js';
-import { prefixEnd, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
+import { prefixEnd, type AppendOptions, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
 import { createDb, type Db, type PostgresStoreOptions, type PreparedSql } from './connection.js';
 import { createPostgresDocuments } from './documents.js';
 import { createPostgresFacts } from './facts.js';
-import { createPostgresNotes } from './notes.js';
+import { CLEAR_NOTES, createPostgresNotes } from './notes.js';
 import { createPostgresUsers } from './users.js';
 import { skillsColumn, usageRowOf, type StoredUsageRow } from '../usageSkills.js';
 import { migrate } from './schema.js';
@@ -17,20 +17,40 @@ import { createPostgresSchedules } from './schedules.js';
 
 const SESSION_COLUMNS = 'id, syndicate, created_at AS "createdAt", updated_at AS "updatedAt", event_count AS "eventCount"';
 
+// The batch's rows, numbered on from the session's count as the statement's `session` left it.
+const INSERT_EVENTS = `
+  INSERT INTO events (session_number, seq, appended_at, type, payload)
+  SELECT session.number, session.event_count - cardinality($2::text[]) + event.ordinal, $4, event.type, event.payload
+  FROM session, unnest($2::text[], $3::text[]) WITH ORDINALITY AS event (type, payload, ordinal)
+  RETURNING seq`;
+
 // One statement, so one round trip and one transaction: the UPDATE takes the session row's lock
 // and bumps its count by the batch's size, so appenders to one session, in any process, queue on
 // that row and each batch gets the next run of seqs, whole. No row: the session does not exist.
+// With $5 it clears the session's notes too (a turn's last batch), in the same transaction.
 const APPEND: PreparedSql = {
   name: 'syndicate_append_events',
   text: `
   WITH session AS (
     UPDATE sessions SET event_count = event_count + cardinality($2::text[]), updated_at = greatest(updated_at, $4)
     WHERE id = $1 RETURNING number, event_count
-  )
-  INSERT INTO events (session_number, seq, appended_at, type, payload)
-  SELECT session.number, session.event_count - cardinality($2::text[]) + event.ordinal, $4, event.type, event.payload
-  FROM session, unnest($2::text[], $3::text[]) WITH ORDINALITY AS event (type, payload, ordinal)
-  RETURNING seq`,
+  ),
+  notes AS (DELETE FROM session_notes WHERE $5::boolean AND session_id = $1)
+  ${INSERT_EVENTS}`,
+};
+
+// APPEND that creates the session ($6 its syndicate) when it does not exist: the upsert locks and
+// bumps an existing row as APPEND's UPDATE does, or inserts it holding the batch's count.
+const OPEN_AND_APPEND: PreparedSql = {
+  name: 'syndicate_open_and_append_events',
+  text: `
+  WITH session AS (
+    INSERT INTO sessions (id, syndicate, created_at, updated_at, event_count) VALUES ($1, $6, $4, $4, cardinality($2::text[]))
+    ON CONFLICT (id) DO UPDATE SET event_count = sessions.event_count + cardinality($2::text[]), updated_at = greatest(sessions.updated_at, $4)
+    RETURNING number, event_count
+  ),
+  notes AS (DELETE FROM session_notes WHERE $5::boolean AND session_id = $1)
+  ${INSERT_EVENTS}`,
 };
 
 const GET_SESSION: PreparedSql = { name: 'syndicate_get_session', text: `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = $1` };
@@ -70,16 +90,18 @@ function sessionStore(db: Db) {
   };
   const getSession = async (id: string): Promise<SessionRecord | undefined> => (await db.read<SessionRecord>(GET_SESSION, [id]))[0];
 
+  const openSession = async (id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> => {
+    // Read first unless the id is new: a session is opened once per turn and almost always exists.
+    const existing = options?.isNew ? undefined : await getSession(id);
+    if (existing !== undefined) return existing;
+    // Another process may create it between the read and the insert: then its row is the session.
+    const session = (await createSession(id, syndicate)) ?? (await getSession(id));
+    if (session === undefined) throw new Error(`session '${id}' was deleted while it was being opened`);
+    return session;
+  };
+
   return {
-    async openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> {
-      // Read first unless the id is new: a session is opened once per turn and almost always exists.
-      const existing = options?.isNew ? undefined : await getSession(id);
-      if (existing !== undefined) return existing;
-      // Another process may create it between the read and the insert: then its row is the session.
-      const session = (await createSession(id, syndicate)) ?? (await getSession(id));
-      if (session === undefined) throw new Error(`session '${id}' was deleted while it was being opened`);
-      return session;
-    },
+    openSession,
     getSession,
     async listSessions({ syndicate, idPrefix, limit, after }: ListSessionsOptions = {}): Promise<SessionRecord[]> {
       // The id range (not LIKE, whose pattern would need escaping) is a scan of the C-collated id index.
@@ -121,15 +143,18 @@ function sessionStore(db: Db) {
         return numbers.length;
       });
     },
-    async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
+    async appendEvents(sessionId: string, events: readonly TurnEvent[], options?: AppendOptions): Promise<number> {
       // Serialised up front: an event that cannot be stored fails its batch before anything is written.
       const payloads = events.map((event) => JSON.stringify(event));
+      const clearNotes = options?.clearNotes === true;
       if (events.length === 0) {
-        const session = await getSession(sessionId);
+        if (clearNotes) await db.write(CLEAR_NOTES, [sessionId]);
+        const session = options?.openFor === undefined ? await getSession(sessionId) : await openSession(sessionId, options.openFor);
         if (session === undefined) throw notOpened(sessionId);
         return session.eventCount;
       }
-      const { rows } = await db.write<{ seq: number }>(APPEND, [sessionId, events.map((event) => event.type), payloads, Date.now()]);
+      const params = [sessionId, events.map((event) => event.type), payloads, Date.now(), clearNotes];
+      const { rows } = await (options?.openFor === undefined ? db.write<{ seq: number }>(APPEND, params) : db.write<{ seq: number }>(OPEN_AND_APPEND, [...params, options.openFor]));
       if (rows.length === 0) throw notOpened(sessionId);
       return Math.max(...rows.map((row) => row.seq));
     },

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { TurnEvent } from '../../core/events.js';
-import { prefixEnd, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
+import { prefixEnd, type AppendOptions, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
 import type { TaskRecord } from '../tasks.js';
 import { NO_LIMIT, openDatabase, type Durability } from './connection.js';
 import { createSqliteDocuments } from './documents.js';
@@ -380,6 +380,18 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     for (const { resolve } of queue) resolve();
   };
 
+  const notes = createSqliteNotes(db);
+  const openSession = async (id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> => {
+    if (options?.isNew) return createSession(id, syndicate, true);
+    // Read first: a session is opened once per turn and almost always exists already, and a read
+    // takes no write lock.
+    const session = known.get(id);
+    if (session !== undefined && Date.now() - session.verifiedAt < REVERIFY_AFTER_MS) {
+      return { id, syndicate: session.syndicate, createdAt: session.createdAt, updatedAt: session.updatedAt, eventCount: session.lastSeq };
+    }
+    return (await currentSession(id)) ?? createSession(id, syndicate);
+  };
+
   return {
     path,
     documents: createSqliteDocuments(db, () => checkpointer.committed()),
@@ -394,21 +406,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       flush,
     }),
     facts: createSqliteFacts(db, () => checkpointer.committed()),
-    notes: createSqliteNotes(db),
+    notes,
     backgroundJobs: createSqliteBackgroundJobs(db),
     dreamRuns: createSqliteDreamRuns(db),
     schedules: createSqliteSchedules(db),
     users: createSqliteUsers(db),
-    async openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> {
-      if (options?.isNew) return createSession(id, syndicate, true);
-      // Read first: a session is opened once per turn and almost always exists already, and a read
-      // takes no write lock.
-      const session = known.get(id);
-      if (session !== undefined && Date.now() - session.verifiedAt < REVERIFY_AFTER_MS) {
-        return { id, syndicate: session.syndicate, createdAt: session.createdAt, updatedAt: session.updatedAt, eventCount: session.lastSeq };
-      }
-      return (await currentSession(id)) ?? createSession(id, syndicate);
-    },
+    openSession,
     async getSession(id: string): Promise<SessionRecord | undefined> {
       return currentSession(id);
     },
@@ -430,11 +433,13 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       checkpointer.committed();
       return pruned.length;
     },
-    async appendEvents(sessionId: string, events: readonly TurnEvent[]): Promise<number> {
+    async appendEvents(sessionId: string, events: readonly TurnEvent[], options?: AppendOptions): Promise<number> {
       // Serialised up front: an event that cannot be stored fails its batch before anything is written.
       const payloads = events.map((event) => JSON.stringify(event));
       const closed = () => new Error(`cannot append to session '${sessionId}': the store is closed`);
       if (closing !== undefined) throw closed();
+      if (options?.clearNotes) await notes.clear(sessionId);
+      if (options?.openFor !== undefined) await openSession(sessionId, options.openFor);
       if (events.length > 0) await claims.enter(sessionId, () => (closing === undefined ? undefined : closed()));
       return new Promise((resolve, reject) => {
         if (!writeQueued()) scheduleWrite(sessionId);
