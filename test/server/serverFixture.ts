@@ -9,7 +9,7 @@ import type { AnyRoute } from '../../src/server/http/route.js';
 import { problem } from '../../src/server/http/problem.js';
 import { loadSyndicates, type WatchedSyndicateRegistry } from '../../src/server/app/syndicateRegistry.js';
 import { startServer, type RunningServer } from '../../src/server/app/startServer.js';
-import { SHIPPED_PRICES } from '../../src/telemetry/ledger/prices.js';
+import { SHIPPED_PRICES, type PriceTable } from '../../src/telemetry/ledger/prices.js';
 import { scratchDir } from '../support/scratchDir.js';
 
 // A real server on 127.0.0.1:0 over a real SQLite store in a scratch folder, serving copies of
@@ -57,6 +57,8 @@ export interface TestServerOptions {
   routes?: (context: ServerContext) => AnyRoute[];
   /** /api/v1's limit per address and per API key; serve-a2a's default by default. */
   rateLimit?: RateLimit;
+  /** The table the server costs calls with; the shipped one by default. */
+  prices?: PriceTable;
 }
 
 export async function startTestServer(examples: string[] = ['council.yaml', 'triage.yaml'], options: TestServerOptions = {}): Promise<TestServer> {
@@ -78,7 +80,7 @@ export async function startTestServer(examples: string[] = ['council.yaml', 'tri
     port: 0,
     adminConfigured: false,
     version: '0.0.0-test',
-    prices: SHIPPED_PRICES,
+    prices: options.prices ?? SHIPPED_PRICES,
     warn,
   });
   return {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageRow } from '../../src/store/store.js';
+import { SHIPPED_PRICES } from '../../src/telemetry/ledger/prices.js';
 import { startTestServer, type TestServer } from './serverFixture.js';
 
 // GET /usage over a real ledger: the CLI's groupings with cost; a member sees only the calls of
@@ -77,5 +78,20 @@ describe('GET /usage', () => {
     const bobs = (await (await t.api('/usage?by=agent&since=7d', { key: 'bob-key' })).json()) as Usage;
     expect(alices.rows.map((r) => r.key)).toContain('Scout (Council)');
     expect(bobs.rows.map((r) => r.key)).not.toContain('Scout (Council)');
+  });
+});
+
+describe('GET /usage/prices', () => {
+  it('answers the table the server costs calls with, its overrides included', async () => {
+    const prices = { asOf: '2026-12-01', providers: { ...SHIPPED_PRICES.providers, scripted: { '*': { input: 3, output: 15 } } } };
+    const priced = await startTestServer(['council.yaml'], { prices });
+    try {
+      const response = await priced.api('/usage/prices');
+
+      expect(response.status).toBe(200);
+      expect(await response.json()).toStrictEqual(prices);
+    } finally {
+      await priced.server.close({ graceMs: 0 });
+    }
   });
 });

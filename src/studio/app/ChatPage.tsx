@@ -54,7 +54,7 @@ export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummar
       .then(async ({ session }) => {
         const owner = syndicates.find((entry) => entry.name === session.syndicate);
         if (!owner) throw new Error(`its syndicate '${session.syndicate}' is not served now; serve it again to continue the session`);
-        const transcript = await loadTranscript(resumeId, { kinds, costOf: callCost });
+        const transcript = await loadTranscript(resumeId, { kinds, costOf: await callCost() });
         if (!current) return;
         setSyndicate(owner.id);
         setSessionId(resumeId);
@@ -75,9 +75,10 @@ export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummar
     setDraft('');
     setSelected(-1);
     try {
+      const costOf = await callCost();
       const response = await request('POST', '/turns', { syndicate, message, ...(sessionId ? { sessionId } : {}) });
       setSessionId(response.headers.get('x-session-id') ?? sessionId);
-      await followTurn(response, (event) => setTurns((current) => withEvent(current, event, { kinds, costOf: callCost })));
+      await followTurn(response, (event) => setTurns((current) => withEvent(current, event, { kinds, costOf })));
     } catch (failure) {
       setError((failure as Error).message);
     } finally {

@@ -56,7 +56,9 @@ export function SessionsPage({ syndicates }: { syndicates: SyndicateSummary[] })
   useEffect(() => void refresh(), []);
   useEffect(() => {
     if (!open) return;
-    loadTranscript(open.id, { kinds, costOf: callCost }).then(
+    callCost()
+      .then((costOf) => loadTranscript(open.id, { kinds, costOf }))
+      .then(
       (loaded) => {
         setTranscript(loaded);
         setSelected(0);

@@ -1,12 +1,28 @@
 import { costOf, priceOf } from '../../telemetry/ledger/pricing.js';
-import { SHIPPED_PRICES } from '../../telemetry/ledger/prices.js';
+import type { PriceTable } from '../../telemetry/ledger/prices.js';
 import type { TreeOptions } from '../tree/delegationTree.js';
+import { getJson } from './api.js';
 
-// Figures as the studio shows them, and the prices it costs calls with: the table shipped with
-// syndicate (a server's SYNDICATE_PRICES overrides show in the Usage page, which the server prices).
+// Figures as the studio shows them. Calls are costed with the server's own price table (the
+// shipped one merged with its SYNDICATE_PRICES), read once, so the tree agrees with the Usage page.
 
-export const callCost: NonNullable<TreeOptions['costOf']> = (provider, model, tokens) =>
-  costOf(priceOf(SHIPPED_PRICES, provider, model), { inputTokens: tokens.input, outputTokens: tokens.output, reasoningTokens: tokens.reasoning, cachedInputTokens: tokens.cachedInput });
+export type CallCost = NonNullable<TreeOptions['costOf']>;
+
+export function costWith(prices: PriceTable): CallCost {
+  return (provider, model, tokens) =>
+    costOf(priceOf(prices, provider, model), { inputTokens: tokens.input, outputTokens: tokens.output, reasoningTokens: tokens.reasoning, cachedInputTokens: tokens.cachedInput });
+}
+
+let serverCost: Promise<CallCost> | undefined;
+
+/** The server's pricing; a failed read is tried again next time rather than remembered. */
+export function callCost(): Promise<CallCost> {
+  serverCost ??= getJson<PriceTable>('/usage/prices').then(costWith, (error: unknown) => {
+    serverCost = undefined;
+    throw error;
+  });
+  return serverCost;
+}
 
 export function usd(value: number | null): string {
   if (value === null) return 'no price';

@@ -15,6 +15,12 @@ const overrideSchema = z.strictObject({
   providers: z.record(z.string(), z.record(z.string(), z.union([z.literal('local'), modelPriceSchema]))).optional(),
 });
 
+/** A whole table, as GET /api/v1/usage/prices answers it. */
+export const priceTableSchema = z.object({
+  asOf: z.string(),
+  providers: z.record(z.string(), z.record(z.string(), z.union([z.literal('local'), modelPriceSchema]))),
+});
+
 export type PriceOverride = z.infer<typeof overrideSchema>;
 
 const OBJECT_BRANCH = 1;

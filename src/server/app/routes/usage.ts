@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseSince, SINCE_FORMATS } from '../../../telemetry/ledger/since.js';
+import { priceTableSchema } from '../../../telemetry/ledger/loadPrices.js';
 import type { PriceTable } from '../../../telemetry/ledger/prices.js';
 import { summarizeUsage, USAGE_GROUPINGS, type UsageTotals } from '../../../telemetry/ledger/summarizeUsage.js';
 import type { Store } from '../../../store/store.js';
@@ -9,7 +10,9 @@ import { defineRoute, json, type AnyRoute } from '../../http/route.js';
 import { ownsSession } from '../../sessionAccess.js';
 
 // GET /usage: the ledger grouped as `syndicate usage` groups it (telemetry/ledger/summarizeUsage),
-// with cost. A member sees the calls of their own sessions; an admin every call.
+// with cost. A member sees the calls of their own sessions; an admin every call. GET /usage/prices:
+// the table the server prices with (shipped, merged with SYNDICATE_PRICES), so the studio's live
+// tree costs calls as the Usage page does.
 
 const totalsSchema = z.object({
   calls: z.number().int(),
@@ -27,6 +30,16 @@ function totalsOf(totals: UsageTotals): z.infer<typeof totalsSchema> {
 
 export function usageRoutes(store: () => Promise<Store>, registry: SyndicateRegistry, prices: PriceTable): AnyRoute[] {
   return [
+    defineRoute({
+      method: 'get',
+      path: '/usage/prices',
+      operationId: 'getPrices',
+      summary: 'The price table the server costs calls with: the shipped one merged with SYNDICATE_PRICES',
+      tag: 'Usage',
+      access: 'viewer',
+      responses: { 200: { description: 'USD per million tokens, by provider and model', schema: priceTableSchema } },
+      handle: async () => json(prices),
+    }),
     defineRoute({
       method: 'get',
       path: '/usage',
