@@ -238,6 +238,21 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
       await closeAll();
     });
 
+    it('stores every append of two stores appending to the same sessions at once, grouped in opposite orders: each session’s seqs gapless, each batch whole and in order', async () => {
+      const url = await cluster().createDatabase();
+      const stores = [await open(url, { poolSize: 4 }), await open(url, { poolSize: 4 })];
+      const ids = Array.from({ length: 12 }, (_, i) => `crossed-${i}`);
+      for (const id of ids) await stores[0]!.openSession(id, 'council');
+      const appender = async (store: Store, name: string, id: string) => {
+        for (let batch = 0; batch < 10; batch++) await store.appendEvents(id, [0, 1, 2].map((index) => message(`${name}.0.${batch}.${index}`)));
+      };
+
+      await Promise.all(stores.flatMap((store, s) => (s === 0 ? ids : [...ids].reverse()).map((id) => appender(store, `s${s}`, id))));
+
+      for (const id of ids) expectWholeOrderedBatches(await stores[1]!.readEvents(id), 20);
+      await closeAll();
+    });
+
     it('fails only the grouped append the server refuses, with the server’s message, and stores the others of its group', async () => {
       const url = await cluster().createDatabase();
       const store = await open(url);

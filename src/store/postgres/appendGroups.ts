@@ -108,7 +108,10 @@ export function createAppendGroups(db: Db, appendOne: AppendOne, inFlight: numbe
       taken.add(sessionId);
       group.push(...waiting.splice(i--, 1));
     }
-    return group;
+    // In one order in every process, so that two processes' groups lock the sessions they share in
+    // the same order rather than deadlock (which the server would break, failing one group: then
+    // its batches go again one by one, below).
+    return group.sort((a, b) => (a.batch.sessionId < b.batch.sessionId ? -1 : a.batch.sessionId > b.batch.sessionId ? 1 : 0));
   };
 
   const runAlone = async ({ batch, resolve, reject }: Pending, at: number): Promise<void> => {
