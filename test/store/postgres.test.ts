@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -217,6 +218,67 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
         client.query<{ count: number }>('SELECT count(*)::int AS count FROM events WHERE session_number NOT IN (SELECT number FROM sessions)'),
       );
       expect(orphans.rows[0]!.count).toBe(0);
+      await closeAll();
+    });
+
+    it('commits appends to many sessions made at once in one transaction per group: two go alone, the ones that wait meanwhile together', async () => {
+      const url = await cluster().createDatabase();
+      const store = await open(url);
+      const ids = Array.from({ length: 40 }, (_, i) => `grouped-${i}`);
+      for (const id of ids.slice(1)) await store.openSession(id, 'council');
+
+      const returned = await Promise.all(
+        ids.map((id, i) => store.appendEvents(id, [0, 1, 2].map((index) => message(`${id}.${index}`)), i === 0 ? { openFor: 'council' } : undefined)),
+      );
+
+      expect(returned).toEqual(ids.map(() => 3));
+      for (const id of ids) expect((await store.readEvents(id)).map(({ seq, event }) => [seq, (event as { text: string }).text])).toEqual([0, 1, 2].map((index) => [index + 1, `${id}.${index}`]));
+      const transactions = await withClient(url, (client) => client.query<{ count: number }>('SELECT count(DISTINCT xmin::text)::int AS count FROM events'));
+      expect(transactions.rows[0]!.count).toBe(3);
+      await closeAll();
+    });
+
+    it('stores every append of two stores appending to the same sessions at once, grouped in opposite orders: each session’s seqs gapless, each batch whole and in order', async () => {
+      const url = await cluster().createDatabase();
+      const stores = [await open(url, { poolSize: 4 }), await open(url, { poolSize: 4 })];
+      const ids = Array.from({ length: 12 }, (_, i) => `crossed-${i}`);
+      for (const id of ids) await stores[0]!.openSession(id, 'council');
+      const appender = async (store: Store, name: string, id: string) => {
+        for (let batch = 0; batch < 10; batch++) await store.appendEvents(id, [0, 1, 2].map((index) => message(`${name}.0.${batch}.${index}`)));
+      };
+
+      await Promise.all(stores.flatMap((store, s) => (s === 0 ? ids : [...ids].reverse()).map((id) => appender(store, `s${s}`, id))));
+
+      for (const id of ids) expectWholeOrderedBatches(await stores[1]!.readEvents(id), 20);
+      await closeAll();
+    });
+
+    it('fails only the grouped append the server refuses, with the server’s message, and stores the others of its group', async () => {
+      const url = await cluster().createDatabase();
+      const store = await open(url);
+      const ids = Array.from({ length: 10 }, (_, i) => `neighbour-${i}`);
+      for (const id of ids) await store.openSession(id, 'council');
+      // Too long for the session id's index: the server refuses to create this session.
+      const refused = randomBytes(4_000).toString('hex');
+
+      const outcomes = await Promise.allSettled([...ids, refused].map((id) => store.appendEvents(id, [message(`${id.slice(0, 20)}.0`)], { openFor: 'council' })));
+
+      expect(outcomes.slice(0, -1)).toEqual(ids.map(() => ({ status: 'fulfilled', value: 1 })));
+      expect(outcomes.at(-1)).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/index row size .* exceeds .* maximum/) as unknown } });
+      expect(await store.getSession(refused)).toBeUndefined();
+      await closeAll();
+    });
+
+    it('refuses only the grouped append to a session that was never opened, and stores the others of its group', async () => {
+      const url = await cluster().createDatabase();
+      const store = await open(url);
+      const ids = Array.from({ length: 10 }, (_, i) => `opened-${i}`);
+      for (const id of ids) await store.openSession(id, 'council');
+
+      const outcomes = await Promise.allSettled([...ids, 'never-opened'].map((id) => store.appendEvents(id, [message(`${id}.0`)])));
+
+      expect(outcomes.slice(0, -1)).toEqual(ids.map(() => ({ status: 'fulfilled', value: 1 })));
+      expect(outcomes.at(-1)).toMatchObject({ status: 'rejected', reason: { message: "cannot append to session 'never-opened': it was not opened (call openSession first)" } });
       await closeAll();
     });
 
