@@ -20,6 +20,11 @@ export interface SessionRecord {
   eventCount: number;
 }
 
+/** A session as listSessions gives it: with its title (store/sessionTitle.ts), null while it has none. */
+export interface ListedSession extends SessionRecord {
+  title: string | null;
+}
+
 export interface StoredEvent {
   /** 1, 2, 3… within a session, in the order events were appended; restarts if the session is deleted and recreated. */
   seq: number;
@@ -113,7 +118,7 @@ export interface Store {
   openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord>;
   getSession(id: string): Promise<SessionRecord | undefined>;
   /** Most recently updated first (ties by id); see ListSessionsOptions for filters and paging. */
-  listSessions(options?: ListSessionsOptions): Promise<SessionRecord[]>;
+  listSessions(options?: ListSessionsOptions): Promise<ListedSession[]>;
   /** Returns false when there was no such session. */
   deleteSession(id: string): Promise<boolean>;
   /**

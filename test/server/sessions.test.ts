@@ -160,6 +160,14 @@ describe('POST /sessions/:id/fork', () => {
     expect((await store.readEvents(session.id)).map((entry) => (entry.event as { text: string }).text)).toStrictEqual(['m1', 'm2']);
   });
 
+  it("titles the fork by its source's first message", async () => {
+    const response = await t.api(`${path('api:carol:one')}/fork`, { method: 'POST', key: 'admin-key', body: JSON.stringify({ atSeq: 1 }) });
+    const { session } = (await response.json()) as { session: { id: string } };
+
+    const listed = (await (await t.api('/sessions', { key: 'admin-key' })).json()) as { sessions: Array<{ id: string; title: string | null }> };
+    expect(listed.sessions.find((entry) => entry.id === session.id)?.title).toBe('Should we hire a designer?');
+  });
+
   it('refuses a seq past the last event and stores nothing', async () => {
     const before = (await store.listSessions({ idPrefix: 'api:alice:' })).length;
     const response = await t.api(`${path('api:alice:one')}/fork`, { method: 'POST', body: JSON.stringify({ atSeq: 9 }) });
