@@ -81,12 +81,19 @@ export interface ListSessionsOptions {
   limit?: number;
   /** Keyset paging: the sessions that sort after this one (newest first, then by id). */
   after?: SessionCursor;
+  /** Only sessions whose title or id contains this text, ignoring the case of ASCII letters (PostgreSQL folds others too). */
+  query?: string;
 }
 
 /** The least string greater than every string that starts with `prefix` (a range scan's end). */
 export function prefixEnd(prefix: string): string {
   if (prefix === '') throw new Error('prefixEnd needs a non-empty prefix');
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+/** A LIKE pattern, escaped with a backslash, that matches any text containing `text`. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 }
 
 export interface AppendOptions {

@@ -61,6 +61,34 @@ describe('GET /sessions', () => {
     expect(listed.sessions.find((session) => session.id === 'api:bob:one')?.title).toBeNull();
   });
 
+  it('finds the sessions whose title or id contains q, ignoring case', async () => {
+    const byTitle = (await (await t.api('/sessions?q=HIRE%20a', { key: 'admin-key' })).json()) as Listed;
+    const byId = (await (await t.api('/sessions?q=ALICE:T', { key: 'admin-key' })).json()) as Listed;
+
+    expect(byTitle.sessions.map((s) => s.id)).toStrictEqual(['api:carol:one']);
+    expect(byId.sessions.map((s) => s.id)).toStrictEqual(['api:alice:two']);
+  });
+
+  it("searches only the caller's own sessions", async () => {
+    const body = (await (await t.api('/sessions?q=one')).json()) as Listed;
+
+    expect(body.sessions.map((s) => s.id)).toStrictEqual(['api:alice:one']);
+  });
+
+  it('refuses a q over 200 characters, naming the field', async () => {
+    const response = await t.api(`/sessions?q=${'x'.repeat(201)}`);
+
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    expect(((await response.json()) as { errors: Array<{ pointer: string }> }).errors[0]!.pointer).toBe('#/query/q');
+  });
+
+  it('describes q in the OpenAPI document', async () => {
+    const document = (await (await t.api('/openapi.json')).json()) as { paths: Record<string, { get: { parameters: Array<{ name: string; in: string; schema: { maxLength?: number } }> } }> };
+
+    expect(document.paths['/sessions']!.get.parameters.find((parameter) => parameter.name === 'q')).toMatchObject({ in: 'query', schema: { maxLength: 200 } });
+  });
+
   it('filters by syndicate id', async () => {
     const body = (await (await t.api('/sessions?syndicate=council')).json()) as Listed;
     expect(body.sessions.map((s) => s.id)).toStrictEqual(['api:alice:one']);

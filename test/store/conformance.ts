@@ -306,6 +306,66 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       expect((await store.readEvents(id))[0]!.event).toStrictEqual(turnStart(`nul\u0000 lone\ud800 ${'🚀'.repeat(SESSION_TITLE_LENGTH)}`));
     });
 
+    it('lists only the sessions whose title contains the query, ignoring case', async () => {
+      const syndicate = uniqueId('search');
+      const [hiring, budget] = [uniqueId('s'), uniqueId('s')];
+      for (const [id, input] of [[hiring, 'Should we hire a Designer?'], [budget, 'Cut the budget']] as const) {
+        await store.openSession(id, syndicate);
+        await store.appendEvents(id, [turnStart(input)]);
+      }
+
+      const listed = await store.listSessions({ syndicate, query: 'a dESIGNER' });
+
+      expect(listed.map((session) => session.id)).toStrictEqual([hiring]);
+    });
+
+    it('lists the sessions whose id contains the query, titled or not', async () => {
+      const owner = uniqueId('api:dora');
+      await store.openSession(`${owner}:untitled`, 'council');
+      await store.openSession(uniqueId('api:erin'), 'council');
+
+      const listed = await store.listSessions({ query: owner.toUpperCase() });
+
+      expect(listed.map((session) => session.id)).toStrictEqual([`${owner}:untitled`]);
+    });
+
+    it('matches %, _ and \\ in the query as themselves', async () => {
+      const syndicate = uniqueId('search');
+      const titles = ['100% sure', '1000 sure', 'snake_case', 'snakeXcase', 'back\\slash', 'backslash'];
+      for (const title of titles) {
+        const id = uniqueId('s');
+        await store.openSession(id, syndicate);
+        await store.appendEvents(id, [turnStart(title)]);
+      }
+      const found = async (query: string) => (await store.listSessions({ syndicate, query })).map((session) => session.title);
+
+      expect(await found('0% s')).toStrictEqual(['100% sure']);
+      expect(await found('e_c')).toStrictEqual(['snake_case']);
+      expect(await found('k\\s')).toStrictEqual(['back\\slash']);
+    });
+
+    it('pages through the sessions a query finds, combined with the other filters', async () => {
+      const owner = uniqueId('api:fay');
+      const syndicate = uniqueId('search');
+      const ids: string[] = [];
+      for (const [index, input] of ['budget one', 'other', 'budget two', 'budget three'].entries()) {
+        const id = `${owner}:${index}`;
+        await store.openSession(id, syndicate);
+        await store.appendEvents(id, [turnStart(input)]);
+        if (input.startsWith('budget')) ids.push(id);
+        await nextMillisecond();
+      }
+      await store.openSession(`${owner}:elsewhere`, uniqueId('search'));
+      await store.appendEvents(`${owner}:elsewhere`, [turnStart('budget elsewhere')]);
+
+      const options = { idPrefix: `${owner}:`, syndicate, query: 'BUDGET', limit: 2 };
+      const first = await store.listSessions(options);
+      const last = first.at(-1)!;
+      const second = await store.listSessions({ ...options, after: { updatedAt: last.updatedAt, id: last.id } });
+
+      expect([...first, ...second].map((session) => session.id)).toStrictEqual([...ids].reverse());
+    });
+
     it('keeps the title of a session when closed and reopened', async () => {
       const id = uniqueId('s');
       await store.openSession(id, 'council');

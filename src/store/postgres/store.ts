@@ -1,5 +1,5 @@
 import type { TurnEvent } from '../../core/events.js';
-import { prefixEnd, type AppendOptions, type ListedSession, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
+import { containsPattern, prefixEnd, type AppendOptions, type ListedSession, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
 import { createDb, type Db, type PostgresStoreOptions, type PreparedSql } from './connection.js';
 import { createPostgresDocuments } from './documents.js';
 import { createPostgresFacts } from './facts.js';
@@ -108,15 +108,16 @@ function sessionStore(db: Db) {
   return {
     openSession,
     getSession,
-    async listSessions({ syndicate, idPrefix, limit, after }: ListSessionsOptions = {}): Promise<ListedSession[]> {
+    async listSessions({ syndicate, idPrefix, limit, after, query }: ListSessionsOptions = {}): Promise<ListedSession[]> {
       // The id range (not LIKE, whose pattern would need escaping) is a scan of the C-collated id index.
       return db.read<ListedSession>(
         `SELECT ${SESSION_COLUMNS}, title FROM sessions
          WHERE ($1::text IS NULL OR syndicate = $1)
            AND ($3::text IS NULL OR (id >= $3 AND id < $4))
            AND ($5::bigint IS NULL OR updated_at < $5 OR (updated_at = $5 AND id > $6))
+           AND ($7::text IS NULL OR title ILIKE $7 OR id ILIKE $7)
          ORDER BY updated_at DESC, id LIMIT $2`,
-        [syndicate ?? null, limit ?? null, idPrefix || null, idPrefix ? prefixEnd(idPrefix) : null, after?.updatedAt ?? null, after?.id ?? null],
+        [syndicate ?? null, limit ?? null, idPrefix || null, idPrefix ? prefixEnd(idPrefix) : null, after?.updatedAt ?? null, after?.id ?? null, query ? containsPattern(query) : null],
       );
     },
     async deleteSession(id: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { TurnEvent } from '../../core/events.js';
-import { prefixEnd, type AppendOptions, type ListedSession, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
+import { containsPattern, prefixEnd, type AppendOptions, type ListedSession, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
 import type { TaskRecord } from '../tasks.js';
 import { NO_LIMIT, openDatabase, type Durability } from './connection.js';
 import { createSqliteDocuments } from './documents.js';
@@ -201,7 +201,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   // One prepared statement per combination of filters, so each keeps its own plan (the id range
   // scans the sessions' id index; a catch-all `? IS NULL OR` would scan the table).
   const listStatements = new Map<string, Database.Statement<unknown[], ListedSession>>();
-  const listSessions = ({ syndicate, idPrefix, limit = NO_LIMIT, after }: ListSessionsOptions): ListedSession[] => {
+  const listSessions = ({ syndicate, idPrefix, limit = NO_LIMIT, after, query }: ListSessionsOptions): ListedSession[] => {
     const where: string[] = [];
     const params: unknown[] = [];
     if (syndicate !== undefined) {
@@ -212,9 +212,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       where.push('s.id >= ? AND s.id < ?');
       params.push(idPrefix, prefixEnd(idPrefix));
     }
+    if (query) {
+      // LIKE ignores the case of ASCII letters (case_sensitive_like is off).
+      where.push("(s.title LIKE ? ESCAPE '\\' OR s.id LIKE ? ESCAPE '\\')");
+      params.push(containsPattern(query), containsPattern(query));
+    }
     const page = after === undefined ? '' : 'WHERE updatedAt < ? OR (updatedAt = ? AND id > ?)';
     if (after !== undefined) params.push(after.updatedAt, after.updatedAt, after.id);
-    const key = `${syndicate !== undefined}${Boolean(idPrefix)}${after !== undefined}`;
+    const key = `${syndicate !== undefined}${Boolean(idPrefix)}${Boolean(query)}${after !== undefined}`;
     let statement = listStatements.get(key);
     if (statement === undefined) {
       const filtered = `${SELECT_LISTED}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;

@@ -77,13 +77,14 @@ export function sessionRoutes(store: () => Promise<Store>, registry: SyndicateRe
         user: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional().describe('Admins only: that user\'s sessions'),
         limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(DEFAULT_PAGE),
         cursor: cursor.schema.optional().describe('nextCursor of the previous page'),
+        q: z.string().min(1).max(200).optional().describe('Only the sessions whose title or id contains this text, ignoring case'),
       }),
       responses: { 200: { description: 'A page of sessions', schema: z.object({ sessions: z.array(listedSchema), nextCursor: z.string().nullable() }) } },
       handle: async ({ query, caller }) => {
         const syndicate = query.syndicate === undefined ? undefined : (registry.get(query.syndicate)?.current?.name ?? query.syndicate);
         const db = await store();
         // One more than the page says whether there is a next one.
-        const rows = await listUnder(db, prefixesFor(caller, query.user), { syndicate, limit: query.limit + 1, after: query.cursor });
+        const rows = await listUnder(db, prefixesFor(caller, query.user), { syndicate, limit: query.limit + 1, after: query.cursor, query: query.q });
         const page = rows.slice(0, query.limit);
         return json({ sessions: page.map(listedOf), nextCursor: rows.length > query.limit ? cursor.encode({ u: page.at(-1)!.updatedAt, i: page.at(-1)!.id }) : null });
       },
