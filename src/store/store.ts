@@ -20,6 +20,11 @@ export interface SessionRecord {
   eventCount: number;
 }
 
+/** A session as listSessions gives it: with its title (store/sessionTitle.ts), null while it has none. */
+export interface ListedSession extends SessionRecord {
+  title: string | null;
+}
+
 export interface StoredEvent {
   /** 1, 2, 3… within a session, in the order events were appended; restarts if the session is deleted and recreated. */
   seq: number;
@@ -76,12 +81,19 @@ export interface ListSessionsOptions {
   limit?: number;
   /** Keyset paging: the sessions that sort after this one (newest first, then by id). */
   after?: SessionCursor;
+  /** Only sessions whose title or id contains this text, ignoring the case of ASCII letters (PostgreSQL folds others too). */
+  query?: string;
 }
 
 /** The least string greater than every string that starts with `prefix` (a range scan's end). */
 export function prefixEnd(prefix: string): string {
   if (prefix === '') throw new Error('prefixEnd needs a non-empty prefix');
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+/** A LIKE pattern, escaped with a backslash, that matches any text containing `text`. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 }
 
 export interface AppendOptions {
@@ -113,7 +125,7 @@ export interface Store {
   openSession(id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord>;
   getSession(id: string): Promise<SessionRecord | undefined>;
   /** Most recently updated first (ties by id); see ListSessionsOptions for filters and paging. */
-  listSessions(options?: ListSessionsOptions): Promise<SessionRecord[]>;
+  listSessions(options?: ListSessionsOptions): Promise<ListedSession[]>;
   /** Returns false when there was no such session. */
   deleteSession(id: string): Promise<boolean>;
   /**

@@ -61,6 +61,34 @@ describe('GET /sessions', () => {
     expect(listed.sessions.find((session) => session.id === 'api:bob:one')?.title).toBeNull();
   });
 
+  it('finds the sessions whose title or id contains q, ignoring case', async () => {
+    const byTitle = (await (await t.api('/sessions?q=HIRE%20a', { key: 'admin-key' })).json()) as Listed;
+    const byId = (await (await t.api('/sessions?q=ALICE:T', { key: 'admin-key' })).json()) as Listed;
+
+    expect(byTitle.sessions.map((s) => s.id)).toStrictEqual(['api:carol:one']);
+    expect(byId.sessions.map((s) => s.id)).toStrictEqual(['api:alice:two']);
+  });
+
+  it("searches only the caller's own sessions", async () => {
+    const body = (await (await t.api('/sessions?q=one')).json()) as Listed;
+
+    expect(body.sessions.map((s) => s.id)).toStrictEqual(['api:alice:one']);
+  });
+
+  it('refuses a q over 200 characters, naming the field', async () => {
+    const response = await t.api(`/sessions?q=${'x'.repeat(201)}`);
+
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    expect(((await response.json()) as { errors: Array<{ pointer: string }> }).errors[0]!.pointer).toBe('#/query/q');
+  });
+
+  it('describes q in the OpenAPI document', async () => {
+    const document = (await (await t.api('/openapi.json')).json()) as { paths: Record<string, { get: { parameters: Array<{ name: string; in: string; schema: { maxLength?: number } }> } }> };
+
+    expect(document.paths['/sessions']!.get.parameters.find((parameter) => parameter.name === 'q')).toMatchObject({ in: 'query', schema: { maxLength: 200 } });
+  });
+
   it('filters by syndicate id', async () => {
     const body = (await (await t.api('/sessions?syndicate=council')).json()) as Listed;
     expect(body.sessions.map((s) => s.id)).toStrictEqual(['api:alice:one']);
@@ -158,6 +186,14 @@ describe('POST /sessions/:id/fork', () => {
     expect(session.id.startsWith('api:alice:')).toBe(true);
     expect(session).toMatchObject({ eventCount: 2, syndicate: 'Council' });
     expect((await store.readEvents(session.id)).map((entry) => (entry.event as { text: string }).text)).toStrictEqual(['m1', 'm2']);
+  });
+
+  it("titles the fork by its source's first message", async () => {
+    const response = await t.api(`${path('api:carol:one')}/fork`, { method: 'POST', key: 'admin-key', body: JSON.stringify({ atSeq: 1 }) });
+    const { session } = (await response.json()) as { session: { id: string } };
+
+    const listed = (await (await t.api('/sessions', { key: 'admin-key' })).json()) as { sessions: Array<{ id: string; title: string | null }> };
+    expect(listed.sessions.find((entry) => entry.id === session.id)?.title).toBe('Should we hire a designer?');
   });
 
   it('refuses a seq past the last event and stores nothing', async () => {

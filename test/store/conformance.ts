@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TurnEvent } from '../../src/core/events.js';
+import { SESSION_TITLE_LENGTH } from '../../src/store/sessionTitle.js';
 import type { Store, UsageRow } from '../../src/store/store.js';
 
 // The behaviour every Store implementation must show. `open` is called before every test and must
@@ -14,6 +15,15 @@ function uniqueId(label: string): string {
 
 function messageEvent(text: string, turnId = 'turn-1'): TurnEvent {
   return { type: 'message', text, turnId, agent: 'orchestrator', at: 1_700_000_000_000, depth: 0 };
+}
+
+function turnStart(input: string, turnId = 'turn-1'): TurnEvent {
+  return { type: 'turn-start', syndicate: 'council', input, turnId, agent: 'orchestrator', at: 1_700_000_000_000, depth: 0 };
+}
+
+/** The title the session has in a list of sessions. */
+async function listedTitle(store: Store, id: string): Promise<string | null | undefined> {
+  return (await store.listSessions({ idPrefix: id })).find((session) => session.id === id)?.title;
 }
 
 function messages(count: number, prefix = 'message'): TurnEvent[] {
@@ -244,7 +254,127 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       await store.appendEvents(first, messages(1));
       const listed = await store.listSessions({ syndicate });
       expect(listed.map((session) => session.id)).toStrictEqual([first, third, second]);
-      expect(listed[0]).toStrictEqual(await store.getSession(first));
+      expect(listed[0]).toStrictEqual({ ...(await store.getSession(first)), title: null });
+    });
+
+    it("lists a session titled by its first turn's input", async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+
+      await store.appendEvents(id, [turnStart('Should we adopt a four-day week?'), messageEvent('yes')]);
+
+      expect(await listedTitle(store, id)).toBe('Should we adopt a four-day week?');
+    });
+
+    it('keeps the first title when later turns start', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+      await store.appendEvents(id, [turnStart('the first question')]);
+
+      await store.appendEvents(id, [turnStart('a later question', 'turn-2')]);
+
+      expect(await listedTitle(store, id)).toBe('the first question');
+    });
+
+    it('lists a session without events, or whose first event starts no turn, untitled', async () => {
+      const [empty, untitled] = [uniqueId('empty'), uniqueId('untitled')];
+      await store.openSession(empty, 'council');
+      await store.openSession(untitled, 'council');
+
+      await store.appendEvents(untitled, [messageEvent('no turn started'), turnStart('too late')]);
+
+      expect(await listedTitle(store, empty)).toBeNull();
+      expect(await listedTitle(store, untitled)).toBeNull();
+    });
+
+    it('titles a session that an append with openFor creates', async () => {
+      const id = uniqueId('opened-by-append');
+
+      await store.appendEvents(id, [turnStart('opened by its first turn')], { openFor: 'council' });
+
+      expect(await listedTitle(store, id)).toBe('opened by its first turn');
+    });
+
+    it('titles a session by the first SESSION_TITLE_LENGTH code points of its first message, a NUL or lone surrogate as U+FFFD', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+
+      await store.appendEvents(id, [turnStart(`nul\u0000 lone\ud800 ${'🚀'.repeat(SESSION_TITLE_LENGTH)}`)]);
+
+      const title = 'nul\ufffd lone\ufffd ';
+      expect(await listedTitle(store, id)).toBe(title + '🚀'.repeat(SESSION_TITLE_LENGTH - Array.from(title).length));
+      expect((await store.readEvents(id))[0]!.event).toStrictEqual(turnStart(`nul\u0000 lone\ud800 ${'🚀'.repeat(SESSION_TITLE_LENGTH)}`));
+    });
+
+    it('lists only the sessions whose title contains the query, ignoring case', async () => {
+      const syndicate = uniqueId('search');
+      const [hiring, budget] = [uniqueId('s'), uniqueId('s')];
+      for (const [id, input] of [[hiring, 'Should we hire a Designer?'], [budget, 'Cut the budget']] as const) {
+        await store.openSession(id, syndicate);
+        await store.appendEvents(id, [turnStart(input)]);
+      }
+
+      const listed = await store.listSessions({ syndicate, query: 'a dESIGNER' });
+
+      expect(listed.map((session) => session.id)).toStrictEqual([hiring]);
+    });
+
+    it('lists the sessions whose id contains the query, titled or not', async () => {
+      const owner = uniqueId('api:dora');
+      await store.openSession(`${owner}:untitled`, 'council');
+      await store.openSession(uniqueId('api:erin'), 'council');
+
+      const listed = await store.listSessions({ query: owner.toUpperCase() });
+
+      expect(listed.map((session) => session.id)).toStrictEqual([`${owner}:untitled`]);
+    });
+
+    it('matches %, _ and \\ in the query as themselves', async () => {
+      const syndicate = uniqueId('search');
+      const titles = ['100% sure', '1000 sure', 'snake_case', 'snakeXcase', 'back\\slash', 'backslash'];
+      for (const title of titles) {
+        const id = uniqueId('s');
+        await store.openSession(id, syndicate);
+        await store.appendEvents(id, [turnStart(title)]);
+      }
+      const found = async (query: string) => (await store.listSessions({ syndicate, query })).map((session) => session.title);
+
+      expect(await found('0% s')).toStrictEqual(['100% sure']);
+      expect(await found('e_c')).toStrictEqual(['snake_case']);
+      expect(await found('k\\s')).toStrictEqual(['back\\slash']);
+    });
+
+    it('pages through the sessions a query finds, combined with the other filters', async () => {
+      const owner = uniqueId('api:fay');
+      const syndicate = uniqueId('search');
+      const ids: string[] = [];
+      for (const [index, input] of ['budget one', 'other', 'budget two', 'budget three'].entries()) {
+        const id = `${owner}:${index}`;
+        await store.openSession(id, syndicate);
+        await store.appendEvents(id, [turnStart(input)]);
+        if (input.startsWith('budget')) ids.push(id);
+        await nextMillisecond();
+      }
+      await store.openSession(`${owner}:elsewhere`, uniqueId('search'));
+      await store.appendEvents(`${owner}:elsewhere`, [turnStart('budget elsewhere')]);
+
+      const options = { idPrefix: `${owner}:`, syndicate, query: 'BUDGET', limit: 2 };
+      const first = await store.listSessions(options);
+      const last = first.at(-1)!;
+      const second = await store.listSessions({ ...options, after: { updatedAt: last.updatedAt, id: last.id } });
+
+      expect([...first, ...second].map((session) => session.id)).toStrictEqual([...ids].reverse());
+    });
+
+    it('keeps the title of a session when closed and reopened', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+      await store.appendEvents(id, [turnStart('remembered')]);
+      await store.close();
+
+      store = await open();
+
+      expect(await listedTitle(store, id)).toBe('remembered');
     });
 
     it('lists at most limit sessions', async () => {

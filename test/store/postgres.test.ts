@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { TurnEvent } from '../../src/core/events.js';
 import { poolConfig } from '../../src/store/postgres/connection.js';
 import { migrate, openPostgresStore, schemaStatus, SCHEMA_VERSION } from '../../src/store/postgres/index.js';
+import { SESSION_TITLE_LENGTH } from '../../src/store/sessionTitle.js';
 import type { Store, StoredEvent } from '../../src/store/store.js';
 import { POSTGRES_TESTS, usePostgresCluster } from './postgresCluster.js';
 
@@ -15,6 +16,10 @@ import { POSTGRES_TESTS, usePostgresCluster } from './postgresCluster.js';
 
 function message(text: string, agent = 'orchestrator'): TurnEvent {
   return { type: 'message', text, turnId: 't', agent, at: 1, depth: 0 };
+}
+
+function turnStart(input: string): TurnEvent {
+  return { type: 'turn-start', syndicate: 'council', input, turnId: 't', agent: 'orchestrator', at: 1, depth: 0 };
 }
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -94,6 +99,7 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
       await withClient(url, (client) =>
         client.query(`DROP INDEX facts_hnsw_half_3; CREATE INDEX facts_hnsw_3 ON facts USING hnsw ((embedding::vector(3)) vector_cosine_ops) WHERE dimensions = 3;
           DROP TABLE background_reports, background_pieces, background_jobs, dream_runs, sign_in_tokens, sign_ins, api_keys, users, task_runs, scheduled_tasks;
+          ALTER TABLE sessions DROP COLUMN title;
           DELETE FROM syndicate_schema WHERE version > 7`),
       );
 
@@ -111,6 +117,24 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
       expect(plan).toContain('facts_hnsw_half_3');
       const [hit] = await store.facts.searchVectors('council--local', { embedding: new Float32Array([1, 0.1, 0]), embeddingModel: 'm', limit: 1 });
       expect(hit?.fact.text).toBe('the office is in Rome');
+      await closeAll();
+    });
+
+    it("titles the sessions of a database from before titles by their first turn's input", async () => {
+      const url = await cluster().createDatabase();
+      const store = await open(url);
+      await store.openSession('titled', 'council');
+      await store.appendEvents('titled', [turnStart(`nul\u0000 lone\ud800 ${'🚀'.repeat(SESSION_TITLE_LENGTH)}`), message('an answer')]);
+      await store.openSession('untitled', 'council');
+      await store.appendEvents('untitled', [message('no turn started'), turnStart('too late')]);
+      await closeAll();
+      // Schema version 13: the last before titles.
+      await withClient(url, (client) => client.query('ALTER TABLE sessions DROP COLUMN title; DELETE FROM syndicate_schema WHERE version > 13'));
+
+      expect(await migrate(url)).toEqual({ from: 13, to: SCHEMA_VERSION });
+
+      const titles = Object.fromEntries((await (await open(url)).listSessions()).map((session) => [session.id, session.title]));
+      expect(titles).toStrictEqual({ titled: `nul\ufffd lone\ufffd ${'🚀'.repeat(SESSION_TITLE_LENGTH - 11)}`, untitled: null });
       await closeAll();
     });
 

@@ -11,6 +11,7 @@ import type { Store } from '../../src/store/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { journalDir } from '../../src/store/sqlite/journal.js';
 import { SCHEMA_VERSION } from '../../src/store/sqlite/schema.js';
+import { SESSION_TITLE_LENGTH } from '../../src/store/sessionTitle.js';
 import { describeStoreConformance, usageRow } from './conformance.js';
 
 let dir: string;
@@ -27,6 +28,10 @@ describeStoreConformance('sqlite', async () => openSqliteStore(join(dir, 'confor
 
 function message(text: string, turnId = 'turn-1'): TurnEvent {
   return { type: 'message', text, turnId, agent: 'orchestrator', at: 1_700_000_000_000, depth: 0 };
+}
+
+function turnStart(input: string): TurnEvent {
+  return { type: 'turn-start', syndicate: 'council', input, turnId: 'turn-1', agent: 'orchestrator', at: 1_700_000_000_000, depth: 0 };
 }
 
 function rawConnection(path: string): Database.Database {
@@ -70,6 +75,27 @@ describe('SQLite store', () => {
     raw.pragma('user_version = 99');
     raw.close();
     expect(() => openSqliteStore(path)).toThrow(/schema version 99 is newer/);
+  });
+
+  it("titles the sessions of a database from before titles by their first turn's input", async () => {
+    const path = join(dir, 'untitled.db');
+    const store = openSqliteStore(path);
+    await store.openSession('titled', 'council');
+    await store.appendEvents('titled', [turnStart(`nul\u0000 ${'🚀'.repeat(SESSION_TITLE_LENGTH)}`), message('an answer')]);
+    await store.openSession('untitled', 'council');
+    await store.appendEvents('untitled', [message('no turn started'), turnStart('too late')]);
+    await store.close();
+    const raw = new Database(path);
+    // Schema version 17: the last before titles.
+    raw.exec('ALTER TABLE sessions DROP COLUMN title');
+    raw.pragma('user_version = 17');
+    raw.close();
+
+    const reopened = openSqliteStore(path);
+    onTestFinished(() => reopened.close());
+
+    const titles = Object.fromEntries((await reopened.listSessions()).map((session) => [session.id, session.title]));
+    expect(titles).toStrictEqual({ titled: `nul\ufffd ${'🚀'.repeat(SESSION_TITLE_LENGTH - 5)}`, untitled: null });
   });
 
   it('shows a second connection what the first appended once it has moved from the journal into the database', async () => {

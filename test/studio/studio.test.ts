@@ -142,7 +142,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await screenshot(page, 'continued');
   });
 
-  it('pages past the first hundred sessions and searches them by their first message', async () => {
+  it('finds by its first message a session beyond the pages loaded, asking the server', async () => {
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
     const listed = (await (await fetch(`${server.url}/api/v1/sessions?limit=200`, { headers: admin })).json()) as { sessions: Array<{ id: string; title: string | null; eventCount: number }> };
     const offsite = listed.sessions.find((session) => session.title === 'Plan the offsite')!;
@@ -152,16 +152,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
       const forked = await fetch(`${server.url}/api/v1/sessions/${encodeURIComponent(offsite.id)}/fork`, { method: 'POST', headers: admin, body: JSON.stringify({ atSeq: offsite.eventCount }) });
       expect(forked.status).toBe(201);
     }
-    const total = listed.sessions.length + 110;
     await page.goto(`${server.url}/#/sessions`);
     await page.reload();
-
     await expect.poll(() => page.locator('.list li').count()).toBe(50);
-    await page.getByRole('button', { name: 'Older sessions' }).click();
-    await expect.poll(() => page.locator('.list li').count()).toBe(100);
-    await page.getByRole('button', { name: 'Older sessions' }).click();
-    await expect.poll(() => page.locator('.list li').count()).toBe(total);
-    expect(await page.getByRole('button', { name: 'Older sessions' }).count()).toBe(0);
+    // The first page holds only the newest forks: the sessions searched for are further down.
+    expect(new Set(await page.locator('.list li strong').allInnerTexts())).toStrictEqual(new Set(['Plan the offsite']));
+
     await page.getByLabel('Search sessions').fill('three-day WEEKEND');
 
     // The chat's session of the dropped stream, and the fork continued in the chat.
@@ -169,8 +165,23 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     expect(weekend.length).toBeGreaterThan(0);
     await expect.poll(() => page.locator('.list li').count()).toBe(weekend.length);
     expect(await page.locator('.list li strong').allInnerTexts()).toEqual(weekend.map(() => 'Should we adopt a three-day weekend?'));
+    expect(await page.getByRole('button', { name: 'Older matches' }).count()).toBe(0);
     await screenshot(page, 'sessions-search');
   }, 60_000);
+
+  it('pages past the first hundred sessions once the search is cleared', async () => {
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const total = ((await (await fetch(`${server.url}/api/v1/sessions?limit=200`, { headers: admin })).json()) as { sessions: unknown[] }).sessions.length;
+
+    await page.getByLabel('Search sessions').fill('');
+
+    await expect.poll(() => page.locator('.list li').count()).toBe(50);
+    await page.getByRole('button', { name: 'Older sessions' }).click();
+    await expect.poll(() => page.locator('.list li').count()).toBe(100);
+    await page.getByRole('button', { name: 'Older sessions' }).click();
+    await expect.poll(() => page.locator('.list li').count()).toBe(total);
+    expect(await page.getByRole('button', { name: 'Older sessions' }).count()).toBe(0);
+  });
 
   it('charts usage by day, agent and model with its cost', async () => {
     await page.goto(`${server.url}/#/usage`);

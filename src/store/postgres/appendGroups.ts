@@ -13,6 +13,8 @@ export interface AppendBatch {
   types: readonly string[];
   payloads: readonly string[];
   clearNotes: boolean;
+  /** The session's title, taken if this batch holds its first events (sessionTitle.ts). */
+  title: string | null;
   /** Creates the session for this syndicate when it does not exist (AppendOptions.openFor). */
   openFor: string | undefined;
 }
@@ -29,21 +31,24 @@ const QUERY_CANCELED = '57014';
 // The statement of a group, one batch per session. `batch` numbers the batches; an existing session
 // is updated, one with a syndicate ($2) is upserted as OPEN_AND_APPEND does (store.ts), and each
 // event goes under its batch's session, numbered on from the count the session's row now holds.
-// Returns each stored batch's last seq; a batch whose session does not exist gets no row.
+// A session whose row held no events takes its batch's title. Returns each stored batch's last
+// seq; a batch whose session does not exist gets no row.
 const APPEND_GROUP: PreparedSql = {
   name: 'syndicate_append_event_groups',
   text: `
   WITH batch AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[]) WITH ORDINALITY AS batch (id, syndicate, size, clear, number)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[], $10::text[]) WITH ORDINALITY AS batch (id, syndicate, size, clear, title, number)
   ),
   opened AS (
-    INSERT INTO sessions (id, syndicate, created_at, updated_at, event_count)
-    SELECT id, syndicate, $8, $8, size FROM batch WHERE syndicate IS NOT NULL
-    ON CONFLICT (id) DO UPDATE SET event_count = sessions.event_count + excluded.event_count, updated_at = greatest(sessions.updated_at, excluded.updated_at)
+    INSERT INTO sessions (id, syndicate, created_at, updated_at, event_count, title)
+    SELECT id, syndicate, $8, $8, size, title FROM batch WHERE syndicate IS NOT NULL
+    ON CONFLICT (id) DO UPDATE SET event_count = sessions.event_count + excluded.event_count, updated_at = greatest(sessions.updated_at, excluded.updated_at),
+      title = CASE WHEN sessions.event_count = 0 THEN excluded.title ELSE sessions.title END
     RETURNING id, number, event_count
   ),
   updated AS (
-    UPDATE sessions SET event_count = sessions.event_count + batch.size, updated_at = greatest(sessions.updated_at, $8)
+    UPDATE sessions SET event_count = sessions.event_count + batch.size, updated_at = greatest(sessions.updated_at, $8),
+      title = CASE WHEN sessions.event_count = 0 THEN batch.title ELSE sessions.title END
     FROM batch WHERE batch.syndicate IS NULL AND sessions.id = batch.id
     RETURNING sessions.id, sessions.number, sessions.event_count
   ),
@@ -89,6 +94,7 @@ function groupParams(batches: readonly AppendBatch[], at: number): unknown[] {
     numbers,
     at,
     ordinals,
+    batches.map((batch) => batch.title),
   ];
 }
 

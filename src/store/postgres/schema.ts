@@ -91,6 +91,16 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE events DROP CONSTRAINT IF EXISTS events_session_number_fkey;
   `,
   SCHEDULES_MIGRATION,
+  `
+  -- A session's title (store/sessionTitle.ts), set by the append that stores its first event, so a
+  -- list of sessions reads no events. The backfill applies the same rule to the events stored: a
+  -- NUL or lone surrogate escape becomes U+FFFD first (text cannot hold them), and left() counts
+  -- code points as SESSION_TITLE_LENGTH does.
+  ALTER TABLE sessions ADD COLUMN title text;
+  UPDATE sessions SET title = left(regexp_replace(first.payload, '\\\\u(0000|[dD][89a-fA-F][0-9a-fA-F]{2})', '\\\\ufffd', 'g')::json ->> 'input', 500)
+  FROM events AS first
+  WHERE first.session_number = sessions.number AND first.seq = 1 AND first.type = 'turn-start';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

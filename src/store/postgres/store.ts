@@ -1,5 +1,5 @@
 import type { TurnEvent } from '../../core/events.js';
-import { prefixEnd, type AppendOptions, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
+import { containsPattern, prefixEnd, type AppendOptions, type ListedSession, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
 import { createAppendGroups, type AppendBatch } from './appendGroups.js';
 import { createDb, type Db, type PostgresStoreOptions, type PreparedSql } from './connection.js';
 import { createPostgresDocuments } from './documents.js';
@@ -8,6 +8,7 @@ import { CLEAR_NOTES, createPostgresNotes } from './notes.js';
 import { createPostgresUsers } from './users.js';
 import { skillsColumn, usageRowOf, type StoredUsageRow } from '../usageSkills.js';
 import { migrate } from './schema.js';
+import { sessionTitle } from '../sessionTitle.js';
 import { createPostgresTasks } from './tasks.js';
 import { createPostgresBackgroundJobs, createPostgresDreamRuns } from './backgroundJobs.js';
 import { createPostgresSchedules } from './schedules.js';
@@ -25,29 +26,33 @@ const INSERT_EVENTS = `
   FROM session, unnest($2::text[], $3::text[]) WITH ORDINALITY AS event (type, payload, ordinal)
   RETURNING seq`;
 
+// The SET of a session's title: the batch's title ($6) if the row held no events before it.
+const TITLED = 'title = CASE WHEN sessions.event_count = 0 THEN $6::text ELSE sessions.title END';
+
 // One statement, so one round trip and one transaction: the UPDATE takes the session row's lock
 // and bumps its count by the batch's size, so appenders to one session, in any process, queue on
 // that row and each batch gets the next run of seqs, whole. No row: the session does not exist.
-// With $5 it clears the session's notes too (a turn's last batch), in the same transaction.
+// With $5 it clears the session's notes too (a turn's last batch), in the same transaction. $6 is
+// the title the batch gives the session if it holds its first events (TITLED).
 const APPEND: PreparedSql = {
   name: 'syndicate_append_events',
   text: `
   WITH session AS (
-    UPDATE sessions SET event_count = event_count + cardinality($2::text[]), updated_at = greatest(updated_at, $4)
+    UPDATE sessions SET event_count = event_count + cardinality($2::text[]), updated_at = greatest(updated_at, $4), ${TITLED}
     WHERE id = $1 RETURNING number, event_count
   ),
   notes AS (DELETE FROM session_notes WHERE $5::boolean AND session_id = $1)
   ${INSERT_EVENTS}`,
 };
 
-// APPEND that creates the session ($6 its syndicate) when it does not exist: the upsert locks and
+// APPEND that creates the session ($7 its syndicate) when it does not exist: the upsert locks and
 // bumps an existing row as APPEND's UPDATE does, or inserts it holding the batch's count.
 const OPEN_AND_APPEND: PreparedSql = {
   name: 'syndicate_open_and_append_events',
   text: `
   WITH session AS (
-    INSERT INTO sessions (id, syndicate, created_at, updated_at, event_count) VALUES ($1, $6, $4, $4, cardinality($2::text[]))
-    ON CONFLICT (id) DO UPDATE SET event_count = sessions.event_count + cardinality($2::text[]), updated_at = greatest(sessions.updated_at, $4)
+    INSERT INTO sessions (id, syndicate, created_at, updated_at, event_count, title) VALUES ($1, $7, $4, $4, cardinality($2::text[]), $6)
+    ON CONFLICT (id) DO UPDATE SET event_count = sessions.event_count + cardinality($2::text[]), updated_at = greatest(sessions.updated_at, $4), ${TITLED}
     RETURNING number, event_count
   ),
   notes AS (DELETE FROM session_notes WHERE $5::boolean AND session_id = $1)
@@ -86,8 +91,8 @@ function usageColumns(rows: readonly UsageRow[]): unknown[][] {
 }
 
 /** Stores one batch in one statement (APPEND, or OPEN_AND_APPEND with openFor). */
-async function appendAlone(db: Db, { sessionId, types, payloads, clearNotes, openFor }: AppendBatch, at: number): Promise<number | undefined> {
-  const params = [sessionId, types, payloads, at, clearNotes];
+async function appendAlone(db: Db, { sessionId, types, payloads, clearNotes, title, openFor }: AppendBatch, at: number): Promise<number | undefined> {
+  const params = [sessionId, types, payloads, at, clearNotes, title];
   const { rows } = await (openFor === undefined ? db.write<{ seq: number }>(APPEND, params) : db.write<{ seq: number }>(OPEN_AND_APPEND, [...params, openFor]));
   return rows.length === 0 ? undefined : Math.max(...rows.map((row) => row.seq));
 }
@@ -118,15 +123,16 @@ function sessionStore(db: Db, appendsInFlight: number) {
   return {
     openSession,
     getSession,
-    async listSessions({ syndicate, idPrefix, limit, after }: ListSessionsOptions = {}): Promise<SessionRecord[]> {
+    async listSessions({ syndicate, idPrefix, limit, after, query }: ListSessionsOptions = {}): Promise<ListedSession[]> {
       // The id range (not LIKE, whose pattern would need escaping) is a scan of the C-collated id index.
-      return db.read<SessionRecord>(
-        `SELECT ${SESSION_COLUMNS} FROM sessions
+      return db.read<ListedSession>(
+        `SELECT ${SESSION_COLUMNS}, title FROM sessions
          WHERE ($1::text IS NULL OR syndicate = $1)
            AND ($3::text IS NULL OR (id >= $3 AND id < $4))
            AND ($5::bigint IS NULL OR updated_at < $5 OR (updated_at = $5 AND id > $6))
+           AND ($7::text IS NULL OR title ILIKE $7 OR id ILIKE $7)
          ORDER BY updated_at DESC, id LIMIT $2`,
-        [syndicate ?? null, limit ?? null, idPrefix || null, idPrefix ? prefixEnd(idPrefix) : null, after?.updatedAt ?? null, after?.id ?? null],
+        [syndicate ?? null, limit ?? null, idPrefix || null, idPrefix ? prefixEnd(idPrefix) : null, after?.updatedAt ?? null, after?.id ?? null, query ? containsPattern(query) : null],
       );
     },
     async deleteSession(id: string): Promise<boolean> {
@@ -168,7 +174,7 @@ function sessionStore(db: Db, appendsInFlight: number) {
         if (session === undefined) throw notOpened(sessionId);
         return session.eventCount;
       }
-      const lastSeq = await append({ sessionId, types: events.map((event) => event.type), payloads, clearNotes, openFor: options?.openFor });
+      const lastSeq = await append({ sessionId, types: events.map((event) => event.type), payloads, clearNotes, title: sessionTitle(events), openFor: options?.openFor });
       if (lastSeq === undefined) throw notOpened(sessionId);
       return lastSeq;
     },

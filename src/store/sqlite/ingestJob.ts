@@ -13,10 +13,12 @@ const LAST_SEQ = 'SELECT seq FROM events WHERE session_number = s.number ORDER B
 
 const STATEMENTS = [
   // A session created in the journal, or deleted by another process since (the batch re-creates
-  // it rather than being lost). WHERE true: without it SQLite would read ON CONFLICT as a join.
-  `INSERT INTO sessions (id, syndicate, created_at)
-   SELECT value->>'session', value->>'syndicate', min(value->>'appendedAt') FROM json_each(@batches) WHERE true
-   GROUP BY 1 ORDER BY min(key) ON CONFLICT (id) DO NOTHING`,
+  // it rather than being lost); and the title of the batch holding a session's first events,
+  // which may come in a later job than its creation. WHERE true: without it SQLite would read ON
+  // CONFLICT as a join.
+  `INSERT INTO sessions (id, syndicate, created_at, title)
+   SELECT value->>'session', value->>'syndicate', min(value->>'appendedAt'), max(value->>'title') FROM json_each(@batches) WHERE true
+   GROUP BY 1 ORDER BY min(key) ON CONFLICT (id) DO UPDATE SET title = excluded.title WHERE excluded.title IS NOT NULL AND sessions.title IS NULL`,
   `INSERT INTO events (session_number, seq, appended_at, type, agent, turn_id, at, payload)
    SELECT s.number, coalesce((${LAST_SEQ}), 0) + row_number() OVER (PARTITION BY s.number ORDER BY batch.key, event.key),
           batch.value->>'appendedAt', event.value->>'type', event.value->>'agent', event.value->>'turnId', event.value->>'at', event.value

@@ -34,6 +34,8 @@ export interface JournalBatch {
   events: readonly TurnEvent[];
   /** The same events, serialised. */
   payloads: readonly string[];
+  /** The title the batch gives its session when it holds the session's first events (store/sessionTitle.ts). */
+  title?: string | null;
 }
 
 export interface Journal {
@@ -63,7 +65,8 @@ export function taskLine(task: TaskRecord): string {
 
 /** A batch as one line of JSON, without the newline. */
 export function journalLine(batch: JournalBatch): string {
-  return `{"session":${JSON.stringify(batch.session)},"syndicate":${JSON.stringify(batch.syndicate)},"seq":${batch.seq},"appendedAt":${batch.appendedAt},"events":[${batch.payloads.join(',')}]}`;
+  const title = typeof batch.title === 'string' ? `,"title":${JSON.stringify(batch.title)}` : '';
+  return `{"session":${JSON.stringify(batch.session)},"syndicate":${JSON.stringify(batch.syndicate)},"seq":${batch.seq},"appendedAt":${batch.appendedAt}${title},"events":[${batch.payloads.join(',')}]}`;
 }
 
 function writeAll(fd: number, text: string): number {

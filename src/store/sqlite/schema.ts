@@ -106,6 +106,15 @@ const MIGRATIONS: readonly string[] = [
   DREAM_RUNS_MIGRATION,
   USERS_MIGRATION,
   SCHEDULES_MIGRATION,
+  `
+  -- A session's title (store/sessionTitle.ts), set when its first events are ingested, so a list of
+  -- sessions reads no events. The backfill applies the same rule to the events stored (a NUL
+  -- escape becomes U+FFFD first, as sessionTitle has it; substr counts code points).
+  ALTER TABLE sessions ADD COLUMN title TEXT;
+  UPDATE sessions SET title = substr(replace(first.payload, '\\u0000', '\\ufffd') ->> 'input', 1, 500)
+  FROM events AS first
+  WHERE first.session_number = sessions.number AND first.seq = 1 AND first.type = 'turn-start';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { TurnEvent } from '../../core/events.js';
-import { prefixEnd, type AppendOptions, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
+import { containsPattern, prefixEnd, type AppendOptions, type ListedSession, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
 import type { TaskRecord } from '../tasks.js';
 import { NO_LIMIT, openDatabase, type Durability } from './connection.js';
 import { createSqliteDocuments } from './documents.js';
@@ -10,6 +10,7 @@ import { startJournalIngest, type JournalIngest } from './journalIngest.js';
 import { createSqliteNotes } from './notes.js';
 import { createSqliteUsers } from './users.js';
 import { createSessionClaims, type SessionClaims } from './sessionClaims.js';
+import { sessionTitle } from '../sessionTitle.js';
 import { skillsColumn, usageRowOf, type StoredUsageRow } from '../usageSkills.js';
 import { createSqliteTasks } from './tasks.js';
 import { createSqliteBackgroundJobs, createSqliteDreamRuns } from './backgroundJobs.js';
@@ -94,11 +95,14 @@ const SELECT_USAGE = `
 const LAST_SEQ = 'SELECT seq FROM events WHERE session_number = s.number ORDER BY seq DESC LIMIT 1';
 
 // updatedAt and eventCount come from the session's last event (see the schema).
-const SELECT_SESSIONS = `
+const selectSessions = (columns: string): string => `
   SELECT s.id, s.syndicate, s.created_at AS createdAt,
-         coalesce(last.appended_at, s.created_at) AS updatedAt, coalesce(last.seq, 0) AS eventCount
+         coalesce(last.appended_at, s.created_at) AS updatedAt, coalesce(last.seq, 0) AS eventCount${columns}
   FROM sessions AS s
   LEFT JOIN events AS last ON last.session_number = s.number AND last.seq = (${LAST_SEQ})`;
+const SELECT_SESSIONS = selectSessions('');
+// A list's rows carry their titles too.
+const SELECT_LISTED = selectSessions(', s.title');
 
 function prepareStatements(db: Database.Database) {
   return {
@@ -196,8 +200,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
 
   // One prepared statement per combination of filters, so each keeps its own plan (the id range
   // scans the sessions' id index; a catch-all `? IS NULL OR` would scan the table).
-  const listStatements = new Map<string, Database.Statement<unknown[], SessionRecord>>();
-  const listSessions = ({ syndicate, idPrefix, limit = NO_LIMIT, after }: ListSessionsOptions): SessionRecord[] => {
+  const listStatements = new Map<string, Database.Statement<unknown[], ListedSession>>();
+  const listSessions = ({ syndicate, idPrefix, limit = NO_LIMIT, after, query }: ListSessionsOptions): ListedSession[] => {
     const where: string[] = [];
     const params: unknown[] = [];
     if (syndicate !== undefined) {
@@ -208,13 +212,18 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       where.push('s.id >= ? AND s.id < ?');
       params.push(idPrefix, prefixEnd(idPrefix));
     }
+    if (query) {
+      // LIKE ignores the case of ASCII letters (case_sensitive_like is off).
+      where.push("(s.title LIKE ? ESCAPE '\\' OR s.id LIKE ? ESCAPE '\\')");
+      params.push(containsPattern(query), containsPattern(query));
+    }
     const page = after === undefined ? '' : 'WHERE updatedAt < ? OR (updatedAt = ? AND id > ?)';
     if (after !== undefined) params.push(after.updatedAt, after.updatedAt, after.id);
-    const key = `${syndicate !== undefined}${Boolean(idPrefix)}${after !== undefined}`;
+    const key = `${syndicate !== undefined}${Boolean(idPrefix)}${Boolean(query)}${after !== undefined}`;
     let statement = listStatements.get(key);
     if (statement === undefined) {
-      const filtered = `${SELECT_SESSIONS}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
-      statement = db.prepare<unknown[], SessionRecord>(`SELECT * FROM (${filtered}) ${page} ORDER BY updatedAt DESC, id LIMIT ?`);
+      const filtered = `${SELECT_LISTED}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
+      statement = db.prepare<unknown[], ListedSession>(`SELECT * FROM (${filtered}) ${page} ORDER BY updatedAt DESC, id LIMIT ?`);
       listStatements.set(key, statement);
     }
     return statement.all(...params, limit);
@@ -303,7 +312,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         return { error: new Error(`cannot append to session '${append.sessionId}': it was not opened (call openSession first)`) };
       }
       if (append.events.length === 0) return { seq: session.lastSeq };
-      batches.push({ session: append.sessionId, syndicate: session.syndicate, seq: session.lastSeq + 1, appendedAt, events: append.events, payloads: append.payloads });
+      const title = session.lastSeq === 0 ? sessionTitle(append.events) : null;
+      batches.push({ session: append.sessionId, syndicate: session.syndicate, seq: session.lastSeq + 1, appendedAt, events: append.events, payloads: append.payloads, title });
       session.lastSeq += append.events.length;
       session.pending += append.events.length;
       session.updatedAt = appendedAt;
@@ -415,7 +425,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     async getSession(id: string): Promise<SessionRecord | undefined> {
       return currentSession(id);
     },
-    async listSessions(options: ListSessionsOptions = {}): Promise<SessionRecord[]> {
+    async listSessions(options: ListSessionsOptions = {}): Promise<ListedSession[]> {
       await flush();
       return listSessions(options);
     },

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { encodeId, getJson, sendJson } from './api.js';
 import { Conversation } from './Conversation.js';
 import { callCost, sessionTitle, when } from './format.js';
@@ -6,8 +6,9 @@ import { useAgentKinds, type SyndicateSummary } from './syndicates.js';
 import { loadTranscript, type Transcript } from './transcript.js';
 import { TreeView } from './TreeView.js';
 
-// Sessions: the stored ones (GET /sessions), a transcript replayed through the same tree as a
-// live turn, delete, and fork at a turn (a new session holding the events up to its end).
+// Sessions: the stored ones (GET /sessions), searched by the server (q: title or id) so a search
+// finds sessions not loaded yet, a transcript replayed through the same tree as a live turn,
+// delete, and fork at a turn (a new session holding the events up to its end).
 
 interface SessionRow {
   id: string;
@@ -24,36 +25,42 @@ interface SessionPage {
 }
 
 const PAGE_SIZE = 50;
-
-/** The sessions whose title, syndicate or id holds every word of the search. */
-function matching(sessions: SessionRow[], search: string): SessionRow[] {
-  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
-  return sessions.filter((session) => {
-    const text = `${session.title ?? ''} ${session.syndicate} ${session.id}`.toLowerCase();
-    return words.every((word) => text.includes(word));
-  });
-}
+// The server's limit on q.
+const MAX_QUERY = 200;
+// Typing pauses this long before the search goes to the server: one request per word, not per key.
+const SEARCH_DELAY_MS = 250;
 
 export function SessionsPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
   const [sessions, setSessions] = useState<SessionRow[]>();
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
+  // Counts the first pages asked for: the answer to an older search must not replace a newer one's.
+  const latest = useRef(0);
   const [open, setOpen] = useState<SessionRow>();
   const [transcript, setTranscript] = useState<Transcript>();
   const [selected, setSelected] = useState(0);
   const [error, setError] = useState<string>();
   const kinds = useAgentKinds(syndicates.find((entry) => entry.name === open?.syndicate)?.id);
 
-  const loadPage = (cursor: string | null) =>
-    getJson<SessionPage>(`/sessions?limit=${PAGE_SIZE}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`).then(
+  const loadPage = (cursor: string | null) => {
+    const request = cursor === null ? ++latest.current : latest.current;
+    const q = query === '' ? '' : `&q=${encodeURIComponent(query)}`;
+    return getJson<SessionPage>(`/sessions?limit=${PAGE_SIZE}${q}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`).then(
       (page) => {
+        if (request !== latest.current) return;
         setSessions((shown) => (cursor === null ? page.sessions : [...(shown ?? []), ...page.sessions]));
         setNextCursor(page.nextCursor);
       },
       (failure: Error) => setError(failure.message),
     );
+  };
   const refresh = () => loadPage(null);
-  useEffect(() => void refresh(), []);
+  useEffect(() => void refresh(), [query]);
+  useEffect(() => {
+    const timer = setTimeout(() => setQuery(search.trim()), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
   useEffect(() => {
     if (!open) return;
     callCost()
@@ -87,10 +94,10 @@ export function SessionsPage({ syndicates }: { syndicates: SyndicateSummary[] })
       <section class="card">
         <h2>Sessions</h2>
         {error && <p class="failure" role="alert">{error}</p>}
-        <input type="search" aria-label="Search sessions" placeholder="Search the sessions listed" value={search} onInput={(event) => setSearch((event.target as HTMLInputElement).value)} />
-        {sessions?.length === 0 && <p class="muted">No sessions yet: start one in Chat.</p>}
+        <input type="search" aria-label="Search sessions" placeholder="Search by first message or id" maxLength={MAX_QUERY} value={search} onInput={(event) => setSearch((event.target as HTMLInputElement).value)} />
+        {sessions?.length === 0 && <p class="muted">{query === '' ? 'No sessions yet: start one in Chat.' : `No session's first message or id holds “${query}”.`}</p>}
         <ul class="list">
-          {matching(sessions ?? [], search).map((session) => (
+          {(sessions ?? []).map((session) => (
             <li key={session.id} class={session.id === open?.id ? 'selected' : ''} data-session={session.id} onClick={() => setOpen(session)}>
               <strong>{sessionTitle(session.title ?? undefined) ?? 'No message yet'}</strong>
               <div class="muted">
@@ -104,7 +111,7 @@ export function SessionsPage({ syndicates }: { syndicates: SyndicateSummary[] })
         </ul>
         {nextCursor !== null && (
           <button type="button" onClick={() => void loadPage(nextCursor)}>
-            {search.trim() ? 'Search older sessions' : 'Older sessions'}
+            {query === '' ? 'Older sessions' : 'Older matches'}
           </button>
         )}
       </section>

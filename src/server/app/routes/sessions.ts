@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TurnEvent } from '../../../core/events.js';
-import type { ListSessionsOptions, SessionCursor, SessionRecord, Store } from '../../../store/store.js';
+import { SESSION_TITLE_LENGTH } from '../../../store/sessionTitle.js';
+import type { ListedSession, ListSessionsOptions, SessionCursor, SessionRecord, Store } from '../../../store/store.js';
 import { hasRole, type ApiCaller } from '../../caller.js';
 import type { SyndicateRegistry } from '../../context.js';
 import { opaqueCursor } from '../../http/cursor.js';
@@ -21,7 +22,9 @@ const sessionSchema = z.object({
   eventCount: z.number().int().describe('Also the seq of the last event'),
 });
 
-const listedSchema = sessionSchema.extend({ title: z.string().nullable().describe("The session's first message (its first turn's input); null before one") });
+const listedSchema = sessionSchema.extend({
+  title: z.string().nullable().describe(`The session's first message (its first turn's input), up to ${SESSION_TITLE_LENGTH} characters; null when its first event started no turn`),
+});
 
 // A page ends at its last session: when it was updated, and its id.
 const cursor = opaqueCursor(z.object({ u: z.number().int(), i: z.string() }).transform((parsed): SessionCursor => ({ updatedAt: parsed.u, id: parsed.i })));
@@ -33,10 +36,8 @@ function sessionOf(record: SessionRecord): z.infer<typeof sessionSchema> {
   return { id, syndicate, createdAt, updatedAt, eventCount };
 }
 
-/** A session as a list shows it: named by its first event, a turn's start (a session holds nothing before one). */
-async function listedOf(db: Store, record: SessionRecord): Promise<z.infer<typeof listedSchema>> {
-  const [first] = await db.readEvents(record.id, { limit: 1 });
-  return { ...sessionOf(record), title: first?.event.type === 'turn-start' ? first.event.input : null };
+function listedOf(record: ListedSession): z.infer<typeof listedSchema> {
+  return { ...sessionOf(record), title: record.title };
 }
 
 function notFound(id: string) {
@@ -53,7 +54,7 @@ function prefixesFor(caller: ApiCaller, user: string | undefined): string[] | un
 const storeOrder = (a: SessionRecord, b: SessionRecord): number => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** One page of the sessions under any of the prefixes: each prefix's page (an id range scan), merged in the store's order. */
-async function listUnder(store: Store, prefixes: string[] | undefined, options: ListSessionsOptions & { limit: number }): Promise<SessionRecord[]> {
+async function listUnder(store: Store, prefixes: string[] | undefined, options: ListSessionsOptions & { limit: number }): Promise<ListedSession[]> {
   if (prefixes === undefined) return store.listSessions(options);
   const pages = await Promise.all(prefixes.map((idPrefix) => store.listSessions({ ...options, idPrefix })));
   return pages.flat().sort(storeOrder).slice(0, options.limit);
@@ -76,15 +77,16 @@ export function sessionRoutes(store: () => Promise<Store>, registry: SyndicateRe
         user: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional().describe('Admins only: that user\'s sessions'),
         limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(DEFAULT_PAGE),
         cursor: cursor.schema.optional().describe('nextCursor of the previous page'),
+        q: z.string().min(1).max(200).optional().describe('Only the sessions whose title or id contains this text, ignoring case'),
       }),
       responses: { 200: { description: 'A page of sessions', schema: z.object({ sessions: z.array(listedSchema), nextCursor: z.string().nullable() }) } },
       handle: async ({ query, caller }) => {
         const syndicate = query.syndicate === undefined ? undefined : (registry.get(query.syndicate)?.current?.name ?? query.syndicate);
         const db = await store();
         // One more than the page says whether there is a next one.
-        const rows = await listUnder(db, prefixesFor(caller, query.user), { syndicate, limit: query.limit + 1, after: query.cursor });
+        const rows = await listUnder(db, prefixesFor(caller, query.user), { syndicate, limit: query.limit + 1, after: query.cursor, query: query.q });
         const page = rows.slice(0, query.limit);
-        return json({ sessions: await Promise.all(page.map((record) => listedOf(db, record))), nextCursor: rows.length > query.limit ? cursor.encode({ u: page.at(-1)!.updatedAt, i: page.at(-1)!.id }) : null });
+        return json({ sessions: page.map(listedOf), nextCursor: rows.length > query.limit ? cursor.encode({ u: page.at(-1)!.updatedAt, i: page.at(-1)!.id }) : null });
       },
     }),
     defineRoute({
