@@ -36,6 +36,7 @@ export async function startSchedules(platform: Platform, registry: WatchedSyndic
   await sync(loadedSyndicates(registry));
   // A reloaded file's `schedules:` replace its previous ones; an invalid file never loads, so its
   // tasks stay as they were. One sync at a time, in the order the files loaded.
+  const track = (work: Promise<void>): void => platform.track(work);
   let syncing = Promise.resolve();
   registry.onLoaded((loaded) => {
     syncing = syncing
@@ -44,11 +45,10 @@ export async function startSchedules(platform: Platform, registry: WatchedSyndic
         () => undefined,
         (error: unknown) => warn(`warning: could not update ${loaded.name}'s tasks from ${loaded.file}: ${errorMessage(error)}; they stay as they were until the file is saved again`),
       );
-    platform.track(syncing);
+    track(syncing);
   });
   const workQueue = await platform.workQueue();
   const shared = workQueue && (await sharedFirings(workQueue, warn));
-  const track = (work: Promise<void>): void => platform.track(work);
   const scheduler = createTaskScheduler({
     store: store.schedules,
     // Unique per process, so a lease names the process that holds it.
