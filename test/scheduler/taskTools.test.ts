@@ -55,7 +55,7 @@ describe('the scheduled-task tools', () => {
   });
 
   it('refuses to schedule from a run that is nobody’s conversation', async () => {
-    await expect(call(toolsFor(undefined, 'task:x:2026'), 'schedule_task', { name: 'loop', cron: '* * * * *', message: 'Again' })).rejects.toThrow(/user's conversation/);
+    await expect(call(toolsFor(undefined, 'bg:job-1:0'), 'schedule_task', { name: 'loop', cron: '* * * * *', message: 'Again' })).rejects.toThrow(/user's conversation/);
   });
 
   it("lists only the user's own tasks, and treats another user's task as unknown", async () => {

@@ -11,7 +11,7 @@ import { addRequestedTask } from './taskRequest.js';
 
 export interface TaskToolBinding {
   schedules: ScheduleStore;
-  /** The user the run's conversation belongs to; undefined when it is nobody's (a scheduled or background run). */
+  /** The user the run's session belongs to (a conversation's, or a run of their task); undefined when it is nobody's (a background piece's, a dream's). */
   user: string | undefined;
   now(): number;
 }
@@ -47,7 +47,7 @@ export function createTaskTools(run: BackgroundRun, binding: TaskToolBinding): R
   const { schedules } = binding;
   const syndicate = run.syndicate.name;
   const userOf = (): string => {
-    if (binding.user === undefined) throw new Error("scheduled tasks run for the user whose conversation asks for them, and this run is nobody's conversation (a scheduled or background run): ask from a user's conversation");
+    if (binding.user === undefined) throw new Error("scheduled tasks run for the user whose conversation asks for them, and this run is nobody's (a background piece or a dream): ask from a user's conversation or a run of their task");
     return binding.user;
   };
   /** A task of this syndicate that runs for this user; another user's is as unknown as a missing one. */
