@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { errorMessage } from '../core/errors.js';
 import type { Platform } from '../platform/createPlatform.js';
 import { sharedFirings } from '../scheduler/pgBoss/taskFirings.js';
+import { processRunnerName } from '../scheduler/runnerName.js';
 import { createTaskScheduler, syncDeclaredTasks, type TaskScheduler } from '../scheduler/tasks/index.js';
 import type { WatchedSyndicateRegistry } from '../server/app/syndicateRegistry.js';
 import { firstAdmin } from '../server/auth/userAdmin.js';
@@ -52,7 +51,7 @@ export async function startSchedules(platform: Platform, registry: WatchedSyndic
   const scheduler = createTaskScheduler({
     store: store.schedules,
     // Unique per process, so a lease names the process that holds it.
-    runner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    runner: processRunnerName(),
     syndicates: () => loadedSyndicates(registry).map((syndicate) => syndicate.name),
     runTurn: turns.runScheduled,
     queue: shared,
