@@ -2,7 +2,7 @@ import { errorMessage } from '../core/errors.js';
 import type { Platform } from '../platform/createPlatform.js';
 import { sharedFirings } from '../scheduler/pgBoss/taskFirings.js';
 import { processRunnerName } from '../scheduler/runnerName.js';
-import { createTaskScheduler, syncDeclaredTasks, type TaskScheduler } from '../scheduler/tasks/index.js';
+import { createTaskScheduler, syncDeclaredTasks, type TaskScheduler, type TaskSchedulerOptions } from '../scheduler/tasks/index.js';
 import type { WatchedSyndicateRegistry } from '../server/app/syndicateRegistry.js';
 import { firstAdmin } from '../server/auth/userAdmin.js';
 import type { LoadedSyndicate, SyndicateRegistry, TurnService } from '../server/context.js';
@@ -19,7 +19,14 @@ function loadedSyndicates(registry: SyndicateRegistry): LoadedSyndicate[] {
   return registry.list().flatMap((entry) => (entry.current ? [entry.current] : []));
 }
 
-export async function startSchedules(platform: Platform, registry: WatchedSyndicateRegistry, turns: TurnService, warn: (message: string) => void): Promise<TaskScheduler> {
+/** `options`: the scheduler's timings (tests shorten or lengthen them; serve keeps the defaults). */
+export async function startSchedules(
+  platform: Platform,
+  registry: WatchedSyndicateRegistry,
+  turns: TurnService,
+  warn: (message: string) => void,
+  options: Pick<TaskSchedulerOptions, 'leaseMs'> = {},
+): Promise<TaskScheduler> {
   const store = await platform.store();
   const sync = async (syndicates: readonly LoadedSyndicate[]): Promise<void> => {
     for (const syndicate of syndicates) {
@@ -57,9 +64,10 @@ export async function startSchedules(platform: Platform, registry: WatchedSyndic
     queue: shared,
     warn,
     track,
+    ...options,
   });
   shared?.work(scheduler.take, track);
-  scheduler.start();
+  await scheduler.start();
   return {
     ...scheduler,
     async close() {
