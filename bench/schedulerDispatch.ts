@@ -58,7 +58,7 @@ async function dispatchSqlite(store: Store): Promise<void> {
     },
     warn: (message) => console.error(message),
   });
-  scheduler.start();
+  await scheduler.start();
   await done;
   await scheduler.close();
   const runs = await store.schedules.runs({ limit: 10 * TASKS });

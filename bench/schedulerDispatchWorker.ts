@@ -34,7 +34,7 @@ const scheduler = createTaskScheduler({
 });
 const tracked = new Set<Promise<void>>();
 shared.work(scheduler.take, (work) => void tracked.add(work));
-scheduler.start();
+await scheduler.start();
 send({ type: 'ready' });
 await new Promise<void>((resolve) => process.once('message', () => resolve()));
 await Promise.all([shared.stop(), scheduler.close()]);

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { errorMessage } from '../core/errors.js';
 import type { Platform } from '../platform/createPlatform.js';
 import { sharedFirings } from '../scheduler/pgBoss/taskFirings.js';
-import { createTaskScheduler, syncDeclaredTasks, type TaskScheduler } from '../scheduler/tasks/index.js';
+import { processRunnerName } from '../scheduler/runnerName.js';
+import { createTaskScheduler, syncDeclaredTasks, type TaskScheduler, type TaskSchedulerOptions } from '../scheduler/tasks/index.js';
 import type { WatchedSyndicateRegistry } from '../server/app/syndicateRegistry.js';
 import { firstAdmin } from '../server/auth/userAdmin.js';
 import type { LoadedSyndicate, SyndicateRegistry, TurnService } from '../server/context.js';
@@ -20,7 +19,14 @@ function loadedSyndicates(registry: SyndicateRegistry): LoadedSyndicate[] {
   return registry.list().flatMap((entry) => (entry.current ? [entry.current] : []));
 }
 
-export async function startSchedules(platform: Platform, registry: WatchedSyndicateRegistry, turns: TurnService, warn: (message: string) => void): Promise<TaskScheduler> {
+/** `options`: the scheduler's timings (tests shorten or lengthen them; serve keeps the defaults). */
+export async function startSchedules(
+  platform: Platform,
+  registry: WatchedSyndicateRegistry,
+  turns: TurnService,
+  warn: (message: string) => void,
+  options: Pick<TaskSchedulerOptions, 'leaseMs'> = {},
+): Promise<TaskScheduler> {
   const store = await platform.store();
   const sync = async (syndicates: readonly LoadedSyndicate[]): Promise<void> => {
     for (const syndicate of syndicates) {
@@ -36,6 +42,7 @@ export async function startSchedules(platform: Platform, registry: WatchedSyndic
   await sync(loadedSyndicates(registry));
   // A reloaded file's `schedules:` replace its previous ones; an invalid file never loads, so its
   // tasks stay as they were. One sync at a time, in the order the files loaded.
+  const track = (work: Promise<void>): void => platform.track(work);
   let syncing = Promise.resolve();
   registry.onLoaded((loaded) => {
     syncing = syncing
@@ -44,23 +51,23 @@ export async function startSchedules(platform: Platform, registry: WatchedSyndic
         () => undefined,
         (error: unknown) => warn(`warning: could not update ${loaded.name}'s tasks from ${loaded.file}: ${errorMessage(error)}; they stay as they were until the file is saved again`),
       );
-    platform.track(syncing);
+    track(syncing);
   });
   const workQueue = await platform.workQueue();
   const shared = workQueue && (await sharedFirings(workQueue, warn));
-  const track = (work: Promise<void>): void => platform.track(work);
   const scheduler = createTaskScheduler({
     store: store.schedules,
     // Unique per process, so a lease names the process that holds it.
-    runner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    runner: processRunnerName(),
     syndicates: () => loadedSyndicates(registry).map((syndicate) => syndicate.name),
     runTurn: turns.runScheduled,
     queue: shared,
     warn,
     track,
+    ...options,
   });
   shared?.work(scheduler.take, track);
-  scheduler.start();
+  await scheduler.start();
   return {
     ...scheduler,
     async close() {

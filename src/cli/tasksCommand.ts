@@ -1,4 +1,4 @@
-import { addRequestedTask } from '../scheduler/tasks/index.js';
+import { addRequestedTask, removeTask as removeStoredTask } from '../scheduler/tasks/index.js';
 import { firstAdmin } from '../server/auth/userAdmin.js';
 import { sessionIdFor } from '../server/sessionAccess.js';
 import type { CatchUp, ScheduledTask, TaskRun } from '../store/schedules.js';
@@ -91,11 +91,14 @@ export function listTasks(options: ListTasksOptions): Promise<number> {
 
 export function removeTask(id: string, options: TasksOptions): Promise<number> {
   return withExistingStore(options.db, async (store, storeName) => {
-    if (!store || !(await store.schedules.deactivate(id))) {
-      process.stderr.write(`No active task ${id} in ${storeName}. See: syndicate tasks list\n`);
+    const task = await store?.schedules.get(id);
+    const removed = store && task && (await removeStoredTask(store.schedules, task, 'from the command line', Date.now()));
+    if (!removed || (!removed.deactivated && !removed.stopped)) {
+      process.stderr.write(`No active task ${id} in ${storeName}, nor a run of it still going. See: syndicate tasks list\n`);
       return ExitCode.failed;
     }
-    write(`Removed task ${id}: it fires no more; its runs stay listed (syndicate tasks runs ${id}).\n`);
+    const stopped = removed.stopped ? ` Its run in flight (${removed.stopped.id}) is recorded interrupted, and the server running it stops it.` : '';
+    write(`Removed task ${id}: it fires no more; its runs stay listed (syndicate tasks runs ${id}).${stopped}\n`);
     return ExitCode.ok;
   });
 }

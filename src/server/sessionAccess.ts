@@ -50,10 +50,14 @@ export function maySeeSession(caller: ApiCaller, sessionId: string): boolean {
   return hasRole(caller, 'admin') || ownsSession(caller.userId, sessionId);
 }
 
-// User ids hold no ':' (caller.ts), so the user is the segment after `api:`.
-const USER_SESSION = /^api:([^:]+):/;
+// User ids hold no ':' (caller.ts), so the user is the segment after `api:` or `task:`. A dream's
+// session (`dream:<silo>:…`) names a silo, whose slug and user cannot be told apart: it maps to no one.
+const USER_SESSION = new RegExp(`^(?:${SERVER_SCOPE}:|${TASK_SESSIONS})([^:]+):`);
 
-/** The user whose session it is (`api:<user>:…`); undefined for a session of no server user (a background piece's, a dream's). */
+/**
+ * The user whose session it is: a conversation's (`api:<user>:…`), or a run of a task that runs for
+ * them (`task:<user>:…`); undefined for a session of no server user (a background piece's, a dream's).
+ */
 export function userOfSession(sessionId: string): string | undefined {
   return USER_SESSION.exec(sessionId)?.[1];
 }

@@ -131,8 +131,14 @@ export interface BackgroundJobStore {
   markDelivered(key: string, now: number): Promise<void>;
 }
 
-/** answered: the journal and facts were written; failed: it stopped with `error`. */
-export type DreamStatus = 'running' | 'answered' | 'failed';
+/**
+ * answered: the journal and facts were written; failed: it stopped with `error`; interrupted: the
+ * process running it stopped before it ended (its lease expired), `error` DREAM_INTERRUPTED_ERROR.
+ */
+export type DreamStatus = 'running' | 'answered' | 'failed' | 'interrupted';
+
+/** An interrupted dream's error: a crash leaves no other trace. */
+export const DREAM_INTERRUPTED_ERROR = 'the process running the dream stopped before it ended (its lease expired)';
 
 export interface DreamRunRecord {
   id: string;
@@ -154,9 +160,21 @@ export interface DreamRunRecord {
   error: string | null;
 }
 
+export type DreamOutcome = Pick<DreamRunRecord, 'endedAt' | 'journalPath' | 'facts' | 'sessions' | 'error'> & { status: 'answered' | 'failed' };
+
+/**
+ * Dream runs, with the crash rule of task runs (store/schedules.ts): a running dream is held by its
+ * process's `runner` under a lease the process renews; a dream whose lease expired is interrupted.
+ */
 export interface DreamRunRecords {
-  start(run: Pick<DreamRunRecord, 'id' | 'syndicate' | 'silo' | 'sessionId' | 'since' | 'startedAt'>): Promise<void>;
-  finish(id: string, outcome: Pick<DreamRunRecord, 'status' | 'endedAt' | 'journalPath' | 'facts' | 'sessions' | 'error'>): Promise<void>;
+  /** Records a running dream, held by `runner` until `leaseExpiresAt` (ms since the epoch). */
+  start(run: Pick<DreamRunRecord, 'id' | 'syndicate' | 'silo' | 'sessionId' | 'since' | 'startedAt'> & { runner: string; leaseExpiresAt: number }): Promise<void>;
+  /** Extends the runner's lease on its running dream; false when it no longer holds it (it was interrupted). */
+  heartbeat(id: string, runner: string, leaseExpiresAt: number): Promise<boolean>;
+  /** Records the dream's end if `runner` still holds it; false otherwise (nothing written). */
+  finish(id: string, runner: string, outcome: DreamOutcome): Promise<boolean>;
+  /** Marks every running dream whose lease expired by `now` interrupted (error DREAM_INTERRUPTED_ERROR); resolves to them. */
+  interruptExpired(now: number): Promise<DreamRunRecord[]>;
   /** The silo's runs, newest first. */
   list(syndicate: string, silo: string, limit: number): Promise<DreamRunRecord[]>;
 }

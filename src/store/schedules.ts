@@ -101,6 +101,15 @@ export interface RunQuery {
 
 export type RunOutcome = Pick<TaskRun, 'answer' | 'detail'> & { status: 'answered' | 'failed' | 'no_response' | 'interrupted'; endedAt: number };
 
+/** The running runs a cancel stops: those of one task, or the one in one session. */
+export type RunsToCancel = { taskId: string } | { sessionId: string };
+
+/** Cancels being heard (watchCancels). */
+export interface RunCancelWatch {
+  /** Stops hearing them; resolves once nothing more is delivered. */
+  stop(): Promise<void>;
+}
+
 export interface ScheduleStore {
   /** Adds an active task, refusing a name an active task of the syndicate has, or a 101st active task. */
   add(task: NewTask): Promise<AddTaskResult>;
@@ -137,6 +146,18 @@ export interface ScheduleStore {
   finish(runId: string, runner: string, outcome: RunOutcome): Promise<boolean>;
   /** Marks every running run whose lease expired by `now` interrupted (detail INTERRUPTED_DETAIL); resolves to them. */
   interruptExpired(now: number): Promise<TaskRun[]>;
+  /**
+   * Cancels the running runs `which` names, whichever process runs them: each is recorded
+   * `interrupted` with `detail` (so its runner's finish writes nothing, and the queue never runs it
+   * again), and the cancel is announced to watchCancels as it commits. Resolves to the runs cancelled.
+   */
+  cancelRuns(which: RunsToCancel, detail: string, now: number): Promise<TaskRun[]>;
+  /**
+   * Calls `onCancel` with the ids of the runs each later cancelRuns cancelled. PostgreSQL: a cancel
+   * from any process on the database (NOTIFY), at once. SQLite: a cancel through this store object
+   * only; a process on the same file sees another's cancel at its next heartbeat (its run no longer held).
+   */
+  watchCancels(onCancel: (runIds: readonly string[]) => void, onError: (error: Error) => void): Promise<RunCancelWatch>;
   getRun(id: string): Promise<TaskRun | undefined>;
   /** Newest scheduled time first. */
   runs(query: RunQuery): Promise<TaskRun[]>;

@@ -5,10 +5,12 @@ import { LOCAL_USER, siloFor } from '../../src/core/silo.js';
 import { createPlatform, type Platform } from '../../src/platform/createPlatform.js';
 import type { CompiledSyndicate } from '../../src/runtime/compileSyndicate.js';
 import { runTurn } from '../../src/runtime/runTurn.js';
-import { runDream } from '../../src/scheduler/dreams/index.js';
+import { runDream, startDreams } from '../../src/scheduler/dreams/index.js';
+import { DREAM_INTERRUPTED_ERROR } from '../../src/store/backgroundJobs.js';
 import type { Store } from '../../src/store/store.js';
 import { fakeEmbedder } from '../memory/fakeEmbedder.js';
 import { scratchDir } from '../support/scratchDir.js';
+import { eventually } from './jobsFixtures.js';
 
 // A dream on a real SQLite store through the platform's memory, on the scripted model: it reads the
 // user's sessions since the last dream, writes a dated journal and facts, and skips unattended sessions.
@@ -76,5 +78,22 @@ describe('dreams', () => {
     // The dream's own session is not reflected on by the next dream either.
     const second = await runDream({ store, syndicate, memory, user: LOCAL_USER, now: () => new Date(dreamedAt.getTime() + 86_400_000) });
     expect(second).toMatchObject({ status: 'answered', sessions: 0, journalPath: null, since: dreamedAt.getTime() });
+  });
+
+  it('records a dream its process died running interrupted when dreams next start, and dreams over its sessions again', async () => {
+    const silo = siloFor('concierge', LOCAL_USER);
+    const dead = { id: 'dead-dream', syndicate: 'concierge', silo, sessionId: `dream:${silo}:dead-dream`, since: 0, startedAt: DAY.getTime() - 86_400_000 };
+    await store.dreamRuns.start({ ...dead, runner: 'a-process-that-died', leaseExpiresAt: dead.startedAt + 30_000 });
+
+    const schedule = startDreams({ store, syndicates: [syndicate], users: async () => [LOCAL_USER], memory: async () => platform.memory(syndicate), now: () => DAY });
+    try {
+      await eventually(async () => (await store.dreamRuns.list('concierge', silo, 10)).some((run) => run.id !== dead.id && run.status !== 'running'), 'the next dream');
+    } finally {
+      await schedule.stop();
+    }
+
+    const [next, interrupted] = await store.dreamRuns.list('concierge', silo, 10);
+    expect(interrupted).toMatchObject({ id: dead.id, status: 'interrupted', error: DREAM_INTERRUPTED_ERROR });
+    expect(next).toMatchObject({ status: 'answered', since: 0 });
   });
 });

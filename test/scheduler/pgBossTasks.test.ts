@@ -63,7 +63,7 @@ describe.runIf(POSTGRES_TESTS)('scheduled firings on the shared queue (pg-boss)'
       runTurn: async () => ({ status: 'completed', output: 'Ran again.' }),
     });
     firings.work(scheduler.take, () => undefined);
-    scheduler.start();
+    await scheduler.start();
     await eventually(async () => (await store!.schedules.getRun(runId))?.status === 'interrupted', 'the live process marks the run interrupted');
     await sleep(1_100);
     // What pg-boss's maintenance does every 30 s: the job taken a second ago expires, and is offered again.

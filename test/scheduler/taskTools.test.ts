@@ -55,7 +55,7 @@ describe('the scheduled-task tools', () => {
   });
 
   it('refuses to schedule from a run that is nobody’s conversation', async () => {
-    await expect(call(toolsFor(undefined, 'task:x:2026'), 'schedule_task', { name: 'loop', cron: '* * * * *', message: 'Again' })).rejects.toThrow(/user's conversation/);
+    await expect(call(toolsFor(undefined, 'bg:job-1:0'), 'schedule_task', { name: 'loop', cron: '* * * * *', message: 'Again' })).rejects.toThrow(/user's conversation/);
   });
 
   it("lists only the user's own tasks, and treats another user's task as unknown", async () => {
@@ -72,8 +72,24 @@ describe('the scheduled-task tools', () => {
   it('cancel_task deactivates the task, keeping it readable', async () => {
     const added = (await call(toolsFor('alice'), 'schedule_task', { name: 'brief', cron: '0 8 * * *', message: 'Brief me.' })) as { task_id: string };
 
-    expect(await call(toolsFor('alice'), 'cancel_task', { task_id: added.task_id })).toEqual({ task_id: added.task_id, cancelled: true });
+    expect(await call(toolsFor('alice'), 'cancel_task', { task_id: added.task_id })).toEqual({ task_id: added.task_id, cancelled: true, stopped_run: null });
     expect((await store.schedules.get(added.task_id))?.active).toBe(false);
+  });
+
+  it("cancel_task stops the task's run in flight, recorded interrupted, but not the run that asks", async () => {
+    const added = (await call(toolsFor('alice'), 'schedule_task', { name: 'brief', cron: '0 8 * * *', message: 'Brief me.' })) as { task_id: string };
+    const firing = (scheduledFor: number, sessionId: string) => ({ taskId: added.task_id, scheduledFor, runner: 'runner-a', now: NOW, leaseMs: 60_000, sessionId });
+    const own = await store.schedules.claim(firing(NOW + 1, 'task:alice:own-run'));
+
+    expect(await call(toolsFor('alice', 'task:alice:own-run'), 'cancel_task', { task_id: added.task_id })).toEqual({ task_id: added.task_id, cancelled: true, stopped_run: null });
+    expect(own.outcome === 'claimed' && (await store.schedules.getRun(own.run.id))?.status).toBe('running');
+
+    const second = (await call(toolsFor('alice'), 'schedule_task', { name: 'brief', cron: '0 9 * * *', message: 'Brief me.' })) as { task_id: string };
+    const running = await store.schedules.claim({ ...firing(NOW + 1, 'task:alice:other-run'), taskId: second.task_id });
+    const runId = running.outcome === 'claimed' ? running.run.id : '';
+
+    expect(await call(toolsFor('alice'), 'cancel_task', { task_id: second.task_id })).toEqual({ task_id: second.task_id, cancelled: true, stopped_run: runId });
+    expect(await store.schedules.getRun(runId)).toMatchObject({ status: 'interrupted', detail: "cancelled: its task 'brief' was removed by the agent Boss while the run was going" });
   });
 
   it("list_task_runs and get_task_run show a task's runs with their status", async () => {

@@ -217,6 +217,57 @@ describe('the task scheduler', () => {
     expect(runs.find((run) => run.scheduledFor === START + 20_000)).toMatchObject({ status: 'answered' });
   });
 
+  /** A turn that goes until its signal aborts, then ends cancelled. */
+  function abortableTurn(): { runTurn: RunTaskTurn; started: Promise<void> } {
+    let markStarted!: () => void;
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
+    return {
+      runTurn: (request) => {
+        markStarted();
+        return new Promise((resolve) => request.signal.addEventListener('abort', () => resolve({ status: 'cancelled', output: '' }), { once: true }));
+      },
+      started,
+    };
+  }
+
+  it('stops its run at once when a cancel through its store records it interrupted, keeping the cancel as the record', async () => {
+    const taskId = await addTask({ cron: null, at: START + 5_000 });
+    const turn = abortableTurn();
+    const loop = scheduler(turn.runTurn);
+    await loop.start();
+    clock = START + 5_000;
+    await loop.tick();
+    await turn.started;
+
+    await store.schedules.cancelRuns({ taskId }, 'cancelled: its task was removed', clock);
+    await loop.idle();
+
+    expect(await store.schedules.runs({ taskId, limit: 10 })).toMatchObject([{ status: 'interrupted', detail: 'cancelled: its task was removed' }]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('stops its run at its next heartbeat when another process cancelled it, without calling it a lost lease', async () => {
+    const taskId = await addTask({ cron: null, at: START + 5_000 });
+    const turn = abortableTurn();
+    const loop = scheduler(turn.runTurn);
+    clock = START + 5_000;
+    await loop.tick();
+    await turn.started;
+    const otherProcess = await openSqliteStore(join(dir, 'tasks.db'));
+    try {
+      await otherProcess.schedules.cancelRuns({ taskId }, 'cancelled: its task was removed', clock);
+    } finally {
+      await otherProcess.close();
+    }
+
+    clock = START + 5_000 + LEASE / 3;
+    await loop.tick();
+    await loop.idle();
+
+    expect(await store.schedules.runs({ taskId, limit: 10 })).toMatchObject([{ status: 'interrupted', detail: 'cancelled: its task was removed' }]);
+    expect(warnings).toEqual([]);
+  });
+
   it('keeps a run it holds alive past its first lease by renewing it', async () => {
     const onceId = await addTask({ cron: null, at: START + 5_000 });
     const held = heldTurn();

@@ -1,52 +1,121 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentIdFor } from '../../src/a2a/createA2aApp.js';
 import { defineAgent, defineSyndicate } from '../../src/config/define.js';
 import { siloFor } from '../../src/core/silo.js';
-import { createPlatform, type Platform } from '../../src/platform/createPlatform.js';
+import { compileSyndicate } from '../../src/runtime/compileSyndicate.js';
+import { DREAMS_QUEUE } from '../../src/scheduler/pgBoss/dreams.js';
+import { PGBOSS_SCHEMA } from '../../src/scheduler/pgBoss/workQueue.js';
 import { runTurn } from '../../src/runtime/runTurn.js';
-import type { DreamSchedule } from '../../src/scheduler/dreams/index.js';
-import { startServerDreams } from '../../src/server/app/serverDreams.js';
-import type { LoadedSyndicate } from '../../src/server/context.js';
-import { fakeEmbedder } from '../memory/fakeEmbedder.js';
-import { eventually } from '../scheduler/jobsFixtures.js';
-import { POSTGRES_TESTS, usePostgresDatabase } from '../store/postgresCluster.js';
-import { registry } from './turns/harness.js';
+import { openStore } from '../../src/store/openStore.js';
+import type { DreamRunRecord } from '../../src/store/backgroundJobs.js';
+import type { Store } from '../../src/store/store.js';
+import { startCli, tempDir, type LiveCli } from '../cli/cli.js';
+import { POSTGRES_TESTS, usePostgresCluster } from '../store/postgresCluster.js';
 
-// Two servers' dreams on one PostgreSQL store, each with a platform of its own (its own pool and
-// its own pg-boss): both see the silo's first dream due at once, and the shared queue keeps one
-// job of it, so the silo dreams once.
+// Two `syndicate serve` processes (the built CLI: npm run build first) on one PostgreSQL store,
+// serving a file whose syndicate dreams on a cron every 20 seconds: at each firing both processes
+// find alice's silo due at the same instant, the shared queue keeps one job of it, and the silo
+// dreams once per firing. Every wait is on a condition the store shows, with room for a slow,
+// loaded machine; the firings are far enough apart that a second dream of one firing (moments
+// after the first) cannot pass for the next firing's.
 
-const HOUR = 3_600_000;
-const database = POSTGRES_TESTS ? usePostgresDatabase() : undefined;
-const platforms: Platform[] = [];
-const schedules: DreamSchedule[] = [];
+const cluster = POSTGRES_TESTS ? usePostgresCluster() : undefined;
+const live: LiveCli[] = [];
+const homes: Array<{ remove(): void }> = [];
+let reader: Store | undefined;
 
 afterEach(async () => {
-  await Promise.all(schedules.splice(0).map((schedule) => schedule.stop()));
-  await Promise.all(platforms.splice(0).map((platform) => platform.close()));
+  for (const cli of live.splice(0)) {
+    if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+    await cli.result;
+  }
+  await reader?.close();
+  reader = undefined;
+  for (const home of homes.splice(0)) home.remove();
 });
 
-async function server(): Promise<{ platform: Platform; concierge: LoadedSyndicate }> {
-  const platform = await createPlatform({ store: database!(), env: {} });
-  platforms.push(platform);
-  const root = defineAgent('Concierge', { model: 'scripted', script: [{ match: 'Conversations since', reply: 'The user is planning a trip.', repeat: true }, { reply: 'Noted.', repeat: true }] });
-  const definition = defineSyndicate(root, { name: 'concierge', memorySystem: 'long-term', dreams: { every: 24 * HOUR, agent: 'Concierge' } });
-  const compiled = platform.compile(definition, { embedder: fakeEmbedder(), scripts: { 'memory-extraction': [{ json: { facts: [] }, repeat: true }] } });
-  return { platform, concierge: { id: agentIdFor(compiled.name), name: compiled.name, file: 'concierge.yaml', definition, compiled, warnings: [], loadedAt: 0 } };
+const FIRING_S = 20;
+
+const SYNDICATE = [
+  'syndicate_name: concierge',
+  'memory_system: long-term',
+  'orchestrator:',
+  '  name: Concierge',
+  '  model: scripted',
+  '  instruction: Answer.',
+  '  script:',
+  '    - match: Conversations since',
+  '      reply: The user is planning a trip.',
+  '      repeat: true',
+  'dreams:',
+  `  cron: "*/${FIRING_S} * * * * *"`,
+  '  agent: Concierge',
+  '',
+].join('\n');
+
+async function serve(db: string): Promise<LiveCli> {
+  const home = tempDir('serve-dreams');
+  homes.push(home);
+  const file = join(home.path, 'concierge.yaml');
+  writeFileSync(file, SYNDICATE);
+  const cli = startCli(['serve', file, '--offline', '--port', '0', '--db', db], { home: home.path });
+  live.push(cli);
+  await cli.waitForStdout('MCP:');
+  return cli;
 }
 
-describe.runIf(POSTGRES_TESTS)("two servers' dreams on one PostgreSQL store", () => {
-  it('dream a silo once when both find its dream due at the same time', async () => {
-    const [a, b] = await Promise.all([server(), server()]);
-    const store = await a.platform.store();
-    for await (const event of runTurn(a.concierge.compiled, { input: 'I want to go to Porto in May.', sessionId: 'api:alice:trip', store })) void event;
-    const runs = () => store.dreamRuns.list('concierge', siloFor('concierge', 'alice'), 10);
+/** A conversation of alice's with the syndicate, written before any server starts. */
+async function aliceTalked(store: Store): Promise<void> {
+  const compiled = compileSyndicate(defineSyndicate(defineAgent('Concierge', { model: 'scripted' }), { name: 'concierge', file: 'concierge.yaml' }));
+  for await (const event of runTurn(compiled, { input: 'I want to go to Porto in May.', sessionId: 'api:alice:trip', store })) void event;
+}
 
-    schedules.push(...(await Promise.all([a, b].map(({ platform, concierge }) => startServerDreams({ platform, syndicates: registry([concierge]), warn: (message) => expect.fail(message) })))));
-    await eventually(async () => (await runs()).some((run) => run.status !== 'running'), 'the silo dreams');
-    // Both consumers stop once the jobs they took have ended: a second dream would be recorded by then.
-    await Promise.all(schedules.splice(0).map((schedule) => schedule.stop()));
+async function until(what: string, check: () => Promise<boolean>, withinMs = 120_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${withinMs} ms waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
-    expect(await runs()).toEqual([expect.objectContaining({ status: 'answered', sessions: 1 })]);
-  });
+describe.runIf(POSTGRES_TESTS)('dreams in two syndicate serve processes on one PostgreSQL store', () => {
+  it('dream a silo once per firing when both find its dream due at the same time', async () => {
+    const db = await cluster!().createDatabase();
+    reader = await openStore(db);
+    const store = reader;
+    await aliceTalked(store);
+    const runs = (): Promise<DreamRunRecord[]> => store.dreamRuns.list('concierge', siloFor('concierge', 'alice'), 10);
+
+    const [a, b] = await Promise.all([serve(db), serve(db)]);
+    await until('the silo dreams', async () => (await runs()).some((run) => run.status !== 'running'));
+    // A process stops once the jobs it took have ended: a second dream would be recorded by then.
+    a.child.kill('SIGTERM');
+    b.child.kill('SIGTERM');
+    const results = await Promise.all([a.result, b.result]);
+
+    expect(results.map((result) => result.code), results.map((result) => result.stderr).join('\n')).toEqual([0, 0]);
+    const dreamt = (await runs()).sort((x, y) => x.startedAt - y.startedAt);
+    expect(dreamt[0]).toMatchObject({ status: 'answered', sessions: 1 });
+    // The queue hands a due dream out within its poll (5 s): dreams of distinct firings start well over 5 s apart.
+    const gaps = dreamt.slice(1).map((run, i) => run.startedAt - dreamt[i]!.startedAt);
+    expect(gaps.filter((gap) => gap < (FIRING_S * 1_000) / 2)).toEqual([]);
+    // Both processes sent each firing's dream; the queue holds one job of each.
+    const jobs = await jobsPerFiring(db);
+    expect(jobs.length).toBeGreaterThan(0);
+    expect(jobs.filter((count) => count !== 1)).toEqual([]);
+  }, 300_000);
 });
+
+/** How many dream jobs the shared queue holds for each due time. */
+async function jobsPerFiring(db: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString: db });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${PGBOSS_SCHEMA}.job WHERE name = $1 GROUP BY data->>'dueAt'`, [DREAMS_QUEUE]);
+    return rows.map((row) => row.n);
+  } finally {
+    await client.end();
+  }
+}

@@ -253,9 +253,9 @@ export function describeBackgroundJobsConformance(name: string, open: () => Prom
 
     it('records dream runs per silo, newest first, with their outcome', async () => {
       const silo = `team--${randomUUID().slice(0, 8)}`;
-      await store.dreamRuns.start({ id: `${silo}-1`, syndicate: 'team', silo, sessionId: 'dream:1', since: 0, startedAt: 100 });
-      await store.dreamRuns.finish(`${silo}-1`, { status: 'answered', endedAt: 150, journalPath: 'journal/2026-12-01.md', facts: 2, sessions: 3, error: null });
-      await store.dreamRuns.start({ id: `${silo}-2`, syndicate: 'team', silo, sessionId: 'dream:2', since: 100, startedAt: 200 });
+      await store.dreamRuns.start({ id: `${silo}-1`, syndicate: 'team', silo, sessionId: 'dream:1', since: 0, startedAt: 100, runner: 'runner-a', leaseExpiresAt: 1_100 });
+      await store.dreamRuns.finish(`${silo}-1`, 'runner-a', { status: 'answered', endedAt: 150, journalPath: 'journal/2026-12-01.md', facts: 2, sessions: 3, error: null });
+      await store.dreamRuns.start({ id: `${silo}-2`, syndicate: 'team', silo, sessionId: 'dream:2', since: 100, startedAt: 200, runner: 'runner-a', leaseExpiresAt: 1_200 });
 
       const runs = await other.dreamRuns.list('team', silo, 10);
 

@@ -3,6 +3,7 @@ import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { describeBackgroundJobsConformance } from './backgroundJobsConformance.js';
 import { describeStoreConformance } from './conformance.js';
 import { describeDocumentStorageConformance } from './documentsConformance.js';
+import { describeDreamRunsConformance } from './dreamRunsConformance.js';
 import { describeFactStoreConformance } from './factsConformance.js';
 import { describeSessionNotesConformance } from './notesConformance.js';
 import { describeSchedulesConformance } from './schedulesConformance.js';
@@ -23,4 +24,5 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
   describeBackgroundJobsConformance('postgres', open);
   describeUserRecordsConformance('postgres', open);
   describeSchedulesConformance('postgres', open);
+  describeDreamRunsConformance('postgres', open);
 });

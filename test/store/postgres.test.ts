@@ -128,10 +128,10 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
       await store.openSession('untitled', 'council');
       await store.appendEvents('untitled', [message('no turn started'), turnStart('too late')]);
       await closeAll();
-      // Schema version 13: the last before titles.
-      await withClient(url, (client) => client.query('ALTER TABLE sessions DROP COLUMN title; DELETE FROM syndicate_schema WHERE version > 13'));
+      // Schema version 14: the last before titles.
+      await withClient(url, (client) => client.query('ALTER TABLE sessions DROP COLUMN title; DELETE FROM syndicate_schema WHERE version > 14'));
 
-      expect(await migrate(url)).toEqual({ from: 13, to: SCHEMA_VERSION });
+      expect(await migrate(url)).toEqual({ from: 14, to: SCHEMA_VERSION });
 
       const titles = Object.fromEntries((await (await open(url)).listSessions()).map((session) => [session.id, session.title]));
       expect(titles).toStrictEqual({ titled: `nul\ufffd lone\ufffd ${'🚀'.repeat(SESSION_TITLE_LENGTH - 11)}`, untitled: null });
@@ -259,6 +259,20 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
       for (const id of ids) expect((await store.readEvents(id)).map(({ seq, event }) => [seq, (event as { text: string }).text])).toEqual([0, 1, 2].map((index) => [index + 1, `${id}.${index}`]));
       const transactions = await withClient(url, (client) => client.query<{ count: number }>('SELECT count(DISTINCT xmin::text)::int AS count FROM events'));
       expect(transactions.rows[0]!.count).toBe(3);
+      await closeAll();
+    });
+
+    it('titles each session whose first turn is appended in a group by its own first message, and keeps the title of a session that had events', async () => {
+      const url = await cluster().createDatabase();
+      const store = await open(url);
+      const ids = Array.from({ length: 20 }, (_, i) => `titled-${i}`);
+      for (const id of ids.slice(10)) await store.openSession(id, 'council');
+      await store.appendEvents('titled-19', [turnStart('Asked first.')]);
+
+      await Promise.all(ids.map((id) => store.appendEvents(id, [turnStart(`Opened by ${id}.`)], { openFor: 'council' })));
+
+      const titles = new Map((await store.listSessions({ limit: 100 })).map((session) => [session.id, session.title]));
+      expect(ids.map((id) => titles.get(id))).toEqual(ids.map((id) => (id === 'titled-19' ? 'Asked first.' : `Opened by ${id}.`)));
       await closeAll();
     });
 

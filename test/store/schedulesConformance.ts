@@ -173,6 +173,50 @@ export function describeSchedulesConformance(name: string, open: () => Promise<S
       expect(await other.schedules.retake(retry(20_000))).toBeUndefined();
     });
 
+    it("cancels a task's running run for any process to see: interrupted with the cancel's detail, its runner fenced out, never retaken", async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+      const claimed = await claim(store, task.id, 10_000);
+      const runId = claimed.outcome === 'claimed' ? claimed.run.id : '';
+
+      const cancelled = await other.schedules.cancelRuns({ taskId: task.id }, 'cancelled: its task was removed', now + 5);
+
+      expect(cancelled.map((run) => run.id)).toEqual([runId]);
+      expect(await store.schedules.getRun(runId)).toMatchObject({ status: 'interrupted', detail: 'cancelled: its task was removed', endedAt: now + 5, runner: null, leaseExpiresAt: null });
+      expect(await store.schedules.heartbeat([runId], 'runner-a', now + 10 * LEASE)).toEqual([]);
+      expect(await store.schedules.finish(runId, 'runner-a', { status: 'answered', answer: 'Late.', detail: null, endedAt: now + 6 })).toBe(false);
+      expect(await other.schedules.retake({ taskId: task.id, scheduledFor: 10_000, runner: 'runner-b', now: now + 7, leaseMs: LEASE, sessionId: 'x' })).toBeUndefined();
+    });
+
+    it('cancels the running run in a session, and nothing when no run goes there', async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+      const claimed = await claim(store, task.id, 10_000);
+      const runId = claimed.outcome === 'claimed' ? claimed.run.id : '';
+
+      expect(await other.schedules.cancelRuns({ sessionId: `task:${task.id}:20000` }, 'cancelled', now + 1)).toEqual([]);
+      expect((await other.schedules.cancelRuns({ sessionId: `task:${task.id}:10000` }, 'cancelled', now + 1)).map((run) => run.id)).toEqual([runId]);
+      expect(await other.schedules.cancelRuns({ sessionId: `task:${task.id}:10000` }, 'cancelled again', now + 2)).toEqual([]);
+    });
+
+    it('tells a watcher on the store the ids of the runs each cancel stopped', async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+      const claimed = await claim(store, task.id, 10_000);
+      const heard: string[][] = [];
+      const watch = await store.schedules.watchCancels((ids) => heard.push([...ids]), (error) => {
+        throw error;
+      });
+      try {
+        await store.schedules.cancelRuns({ taskId: task.id }, 'cancelled', now + 1);
+        for (let i = 0; i < 200 && heard.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      } finally {
+        await watch.stop();
+      }
+
+      expect(heard).toEqual([[claimed.outcome === 'claimed' ? claimed.run.id : '']]);
+    });
+
     it('interrupts an expired run when the next firing of its task is claimed', async () => {
       const task = newTask(syndicate);
       await store.schedules.add(task);

@@ -86,9 +86,9 @@ describe('SQLite store', () => {
     await store.appendEvents('untitled', [message('no turn started'), turnStart('too late')]);
     await store.close();
     const raw = new Database(path);
-    // Schema version 17: the last before titles.
+    // Schema version 18: the last before titles.
     raw.exec('ALTER TABLE sessions DROP COLUMN title');
-    raw.pragma('user_version = 17');
+    raw.pragma('user_version = 18');
     raw.close();
 
     const reopened = openSqliteStore(path);

@@ -13,7 +13,8 @@ import { runDream, type RunDreamOptions } from './runDream.js';
 // shared queue (PostgreSQL, several processes: scheduler/pgBoss) a due dream is sent to the queue
 // under its due time instead of run here: every process computes the same due time for a silo
 // (the cron firing, or the last dream's start plus `every`), so the queue keeps one job, and the
-// process that takes it dreams (take()).
+// process that takes it dreams (take()). The dreams of a process that died are marked interrupted
+// once their leases expire: at the start, and before each due check.
 
 /** One due dream of one silo, as the shared queue carries it. */
 export interface DueDream {
@@ -65,7 +66,7 @@ export function startDreams(options: StartDreamsOptions): DreamSchedule {
     const done = (async () => {
       const memory = await options.memory(syndicate, silo);
       if (!memory) return;
-      const run = await runDream({ store: options.store, syndicate, memory, user, now, signal: controller.signal, turnOptions: options.turnOptions });
+      const run = await runDream({ store: options.store, syndicate, memory, user, now, signal: controller.signal, turnOptions: options.turnOptions, warn });
       if (run.error !== null) warn(`the dream of ${silo} failed: ${run.error}`);
     })()
       .catch((error: unknown) => warn(`the dream of ${silo} could not run: ${errorMessage(error)}`))
@@ -74,8 +75,12 @@ export function startDreams(options: StartDreamsOptions): DreamSchedule {
     return done;
   };
 
+  /** Marks the dreams whose process died (their lease expired) interrupted. */
+  const sweep = (): Promise<unknown> => options.store.dreamRuns.interruptExpired(now().getTime());
+
   /** `due` says when the silo's dream was due (given its last dream's start), or undefined when it is not. */
   const dreamAll = async (syndicate: CompiledSyndicate, due: (last: number | undefined) => number | undefined): Promise<void> => {
+    await sweep();
     for (const user of await options.users(syndicate)) {
       const silo = siloFor(syndicate.name, user);
       if (dreaming.has(JSON.stringify([syndicate.name, silo]))) continue;
@@ -90,6 +95,7 @@ export function startDreams(options: StartDreamsOptions): DreamSchedule {
     dreamAll(syndicate, due).catch((error: unknown) => warn(`the dreams of ${syndicate.name} could not start: ${errorMessage(error)}`));
   };
 
+  sweep().catch((error: unknown) => warn(`could not mark the dreams of stopped processes interrupted: ${errorMessage(error)}; the next due check tries again`));
   for (const syndicate of options.syndicates) {
     const config = syndicate.dreams;
     if (!config) continue;

@@ -1,6 +1,6 @@
 import { errorMessage } from '../../core/errors.js';
 import type { TurnStatus } from '../../core/events.js';
-import type { RunOutcome, ScheduledTask, ScheduleStore, TaskRun } from '../../store/schedules.js';
+import { INTERRUPTED_DETAIL, type RunCancelWatch, type RunOutcome, type ScheduledTask, type ScheduleStore, type TaskRun } from '../../store/schedules.js';
 import { dueFirings, nextFiringOf } from './firings.js';
 import { newRunSessionId } from './taskSessions.js';
 
@@ -9,7 +9,9 @@ import { newRunSessionId } from './taskSessions.js';
 // a claimed firing's message as a turn through `runTurn` (the face's: the server runs it in its
 // session line, so a client following the session sees it live), and records how it ended. While
 // runs go, their leases are renewed; a process that dies stops renewing, and the next scheduler to
-// look marks its runs interrupted.
+// look marks its runs interrupted. A cancel (ScheduleStore.cancelRuns, from any process) records
+// the run interrupted, and this process, hearing it (watchCancels), or else seeing at its next
+// heartbeat that it no longer holds the run, stops the run's turn.
 //
 // With a shared queue (PostgreSQL, several processes: scheduler/pgBoss), a due firing is sent to the
 // queue instead of claimed here, and whichever process takes it from the queue claims and runs it
@@ -27,7 +29,7 @@ export interface TaskTurnRequest {
   task: ScheduledTask;
   sessionId: string;
   message: string;
-  /** Aborted when the run's lease is lost (another process took it over) or the scheduler closes. */
+  /** Aborted when the run is cancelled, its lease is lost (another process took it over), or the scheduler closes. */
   signal: AbortSignal;
 }
 
@@ -76,8 +78,8 @@ export interface TaskScheduler {
    * process has it, or it was skipped.
    */
   take(firing: Firing): Promise<void>;
-  /** Ticks on a timer, waking for the next firing (at most pollMs apart). */
-  start(): void;
+  /** Ticks on a timer, waking for the next firing (at most pollMs apart), and hears cancels. */
+  start(): Promise<void>;
   /** Claims nothing more; resolves once every run this process started has its record written. */
   close(): Promise<void>;
   /** Resolves once the runs started so far have ended and been recorded. */
@@ -123,6 +125,9 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   /** Runs whose end is being recorded. */
   const ending = new Set<string>();
+  /** Runs a cancel stopped: their record says so already, and their runner's late finish is no lost lease. */
+  const cancelled = new Set<string>();
+  let cancels: RunCancelWatch | undefined;
   /** The latest firing of each task this process sent to the shared queue. */
   const sent = new Map<string, number>();
   let lastHeartbeat = now();
@@ -142,7 +147,7 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
       }
       // Its record is being written: a heartbeat racing the write finds it no longer running, which is no lost lease.
       ending.add(record.id);
-      if (!(await store.finish(record.id, runner, outcome))) {
+      if (!(await store.finish(record.id, runner, outcome)) && !cancelled.has(record.id)) {
         warn(`warning: run ${record.id} of task '${task.name}' ended (${outcome.status}) after this process lost its lease; its record says what the other process decided`);
       }
     })()
@@ -150,6 +155,7 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
       .finally(() => {
         running.delete(record.id);
         ending.delete(record.id);
+        cancelled.delete(record.id);
       });
     running.set(record.id, { controller, done });
     options.track?.(done);
@@ -162,9 +168,25 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
     if (ids.length === 0) return;
     const held = new Set(await store.heartbeat(ids, runner, at + leaseMs));
     for (const id of ids) {
-      if (held.has(id) || ending.has(id) || !running.has(id)) continue;
+      if (held.has(id) || ending.has(id) || !running.has(id) || cancelled.has(id)) continue;
+      const record = await store.getRun(id);
+      // A cancel this process did not hear (SQLite, another process) leaves its own detail; only the crash rule's is a lost lease.
+      if (record?.status === 'interrupted' && record.detail !== INTERRUPTED_DETAIL) {
+        stop([id]);
+        continue;
+      }
       warn(`warning: run ${id} lost its lease (this process stalled past it, and the run was marked interrupted); stopping its turn`);
       running.get(id)?.controller.abort();
+    }
+  };
+
+  /** Stops the turns of the runs a cancel recorded interrupted, those this process runs. */
+  const stop = (runIds: readonly string[]): void => {
+    for (const id of runIds) {
+      const entry = running.get(id);
+      if (!entry) continue;
+      cancelled.add(id);
+      entry.controller.abort();
     }
   };
 
@@ -258,11 +280,19 @@ export function createTaskScheduler(options: TaskSchedulerOptions): TaskSchedule
   return {
     tick: () => (ticking = ticking.then(tick)),
     take,
-    start() {
-      if (timer === undefined && !closed) loop();
+    async start() {
+      if (timer !== undefined || closed) return;
+      loop();
+      const watch = await store.watchCancels(stop, (error) =>
+        warn(`warning: cancels of task runs from other processes reach this one at its runs' next heartbeat only (every ${Math.round(leaseMs / 3000)} s): ${errorMessage(error)}`),
+      );
+      // Closed while the watch was being set up: close() found none to stop.
+      if (closed) await watch.stop();
+      else cancels = watch;
     },
     async close() {
       closed = true;
+      await cancels?.stop();
       await ticking;
       await Promise.all([...running.values()].map((entry) => entry.done));
       clearTimeout(timer);

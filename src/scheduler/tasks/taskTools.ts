@@ -3,6 +3,7 @@ import { CANCEL_TASK, GET_TASK_RUN, LIST_TASK_RUNS, LIST_TASKS, SCHEDULE_TASK } 
 import { defineTool, type AnyTool } from '../../core/tool.js';
 import type { BackgroundRun } from '../../runtime/background.js';
 import type { ScheduledTask, ScheduleStore, TaskRun } from '../../store/schedules.js';
+import { removeTask } from './removeTask.js';
 import { addRequestedTask } from './taskRequest.js';
 
 // The agent tools of scheduled tasks, bound to one run: an agent schedules work for the user whose
@@ -11,7 +12,7 @@ import { addRequestedTask } from './taskRequest.js';
 
 export interface TaskToolBinding {
   schedules: ScheduleStore;
-  /** The user the run's conversation belongs to; undefined when it is nobody's (a scheduled or background run). */
+  /** The user the run's session belongs to (a conversation's, or a run of their task); undefined when it is nobody's (a background piece's, a dream's). */
   user: string | undefined;
   now(): number;
 }
@@ -47,7 +48,7 @@ export function createTaskTools(run: BackgroundRun, binding: TaskToolBinding): R
   const { schedules } = binding;
   const syndicate = run.syndicate.name;
   const userOf = (): string => {
-    if (binding.user === undefined) throw new Error("scheduled tasks run for the user whose conversation asks for them, and this run is nobody's conversation (a scheduled or background run): ask from a user's conversation");
+    if (binding.user === undefined) throw new Error("scheduled tasks run for the user whose conversation asks for them, and this run is nobody's (a background piece or a dream): ask from a user's conversation or a run of their task");
     return binding.user;
   };
   /** A task of this syndicate that runs for this user; another user's is as unknown as a missing one. */
@@ -87,12 +88,16 @@ export function createTaskTools(run: BackgroundRun, binding: TaskToolBinding): R
     }),
     defineTool({
       name: CANCEL_TASK,
-      description: 'Cancel a scheduled task: it fires no more; its past runs stay readable.',
+      description: 'Cancel a scheduled task: it fires no more, and a run of it still going stops; its past runs stay readable.',
       inputSchema: taskInput,
       async execute({ task_id }) {
         const task = await ownTask(task_id);
         if (task.origin === 'file') throw new Error(`'${task.name}' is declared in the syndicate file (schedules:): remove it there`);
-        return { task_id, cancelled: await schedules.deactivate(task_id) };
+        const [latest] = await schedules.runs({ taskId: task_id, limit: 1 });
+        // A run cancelling its own task finishes its answer: stopping it would cut off the very turn that asked.
+        if (latest?.status === 'running' && latest.sessionId === run.sessionId) return { task_id, cancelled: await schedules.deactivate(task_id), stopped_run: null };
+        const removed = await removeTask(schedules, task, `by the agent ${run.agent.name}`, binding.now());
+        return { task_id, cancelled: removed.deactivated || removed.stopped !== undefined, stopped_run: removed.stopped?.id ?? null };
       },
     }),
     defineTool({

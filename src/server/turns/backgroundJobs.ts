@@ -33,7 +33,7 @@ export async function rootSessionOf(store: Store, job: JobRecord): Promise<strin
 /** The user whose turn started the job (or its top parent). */
 async function userOfJob(store: Store, job: JobRecord): Promise<string> {
   const user = userOfSession(await rootSessionOf(store, job));
-  if (user === undefined) throw new Error(`background job ${job.id} was not started from a server session (api:<user>:…), so it has no user to run for`);
+  if (user === undefined) throw new Error(`background job ${job.id} was not started from a user's session (a conversation, api:<user>:…, or a run of their task, task:<user>:…), so it has no user to run for`);
   return user;
 }
 

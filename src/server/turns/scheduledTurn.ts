@@ -18,7 +18,9 @@ export function scheduledTurn(ctx: TurnContext, hub: SessionHub): RunTaskTurn {
     if (!admission.admitted) return { status: 'cancelled', output: '', error: 'the server was shutting down, so the run did not start' };
     const { turn } = admission;
     const abort = (): void => turn.controller.abort();
-    signal.addEventListener('abort', abort, { once: true });
+    // Cancelled while it waited to be admitted: an aborted signal fires no more events.
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
     let end: TaskTurnEnd | undefined;
     turn.subscribe(undefined, {
       event: ({ event }) => {

@@ -80,7 +80,8 @@ export function turnRoutes(ctx: TurnContext, hub: SessionHub): AnyRoute[] {
       path: '/sessions/:id/cancel',
       operationId: 'cancelTurn',
       summary: "Cancels the session's running turn and any waiting behind it",
-      description: 'The turn ends cancelled (its stream gets the turn-end); cancelled is false when nothing was running.',
+      description:
+        "The turn ends cancelled (its stream gets the turn-end); cancelled is false when nothing was running. A scheduled task's run in the session stops in whichever server runs it, recorded `interrupted`.",
       tag: 'Turns',
       access: 'member' as const,
       params: sessionParams,
@@ -91,7 +92,9 @@ export function turnRoutes(ctx: TurnContext, hub: SessionHub): AnyRoute[] {
         if (hub.cancel(sessionId)) return json({ cancelled: true }, 202);
         const store = await ctx.platform.store();
         if ((await store.getSession(sessionId)) === undefined) return fail(404, `there is no session '${params.id}' of yours with a turn to cancel`);
-        return json({ cancelled: false }, 202);
+        // Not running here: a scheduled run may be going in another server process.
+        const stopped = await store.schedules.cancelRuns({ sessionId }, `cancelled: ${caller.userId} cancelled the run's session`, Date.now());
+        return json({ cancelled: stopped.length > 0 }, 202);
       },
     }),
   ];

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import {
+  DREAM_INTERRUPTED_ERROR,
   reportKeyOf,
   type BackgroundJobStore,
   type DreamRunRecord,
@@ -195,15 +196,29 @@ export function createPostgresDreamRuns(db: Db): DreamRunRecords {
   return {
     async start(run) {
       await db.write(
-        `INSERT INTO dream_runs (id, syndicate, silo, session_id, status, since, started_at) VALUES ($1, $2, $3, $4, 'running', $5, $6)`,
-        [run.id, run.syndicate, run.silo, run.sessionId, run.since, run.startedAt],
+        `INSERT INTO dream_runs (id, syndicate, silo, session_id, status, since, started_at, runner, lease_expires_at) VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8)`,
+        [run.id, run.syndicate, run.silo, run.sessionId, run.since, run.startedAt, run.runner, run.leaseExpiresAt],
       );
     },
-    async finish(id, outcome) {
-      await db.write(
-        'UPDATE dream_runs SET status = $2, ended_at = $3, journal_path = $4, facts = $5, sessions = $6, error = $7 WHERE id = $1',
-        [id, outcome.status, outcome.endedAt, outcome.journalPath, outcome.facts, outcome.sessions, outcome.error],
+    async heartbeat(id, runner, leaseExpiresAt) {
+      const { rowCount } = await db.write("UPDATE dream_runs SET lease_expires_at = $3 WHERE id = $1 AND runner = $2 AND status = 'running'", [id, runner, leaseExpiresAt]);
+      return rowCount === 1;
+    },
+    async finish(id, runner, outcome) {
+      const { rowCount } = await db.write(
+        `UPDATE dream_runs SET status = $3, ended_at = $4, journal_path = $5, facts = $6, sessions = $7, error = $8, runner = NULL, lease_expires_at = NULL
+         WHERE id = $1 AND runner = $2 AND status = 'running'`,
+        [id, runner, outcome.status, outcome.endedAt, outcome.journalPath, outcome.facts, outcome.sessions, outcome.error],
       );
+      return rowCount === 1;
+    },
+    async interruptExpired(now) {
+      const { rows } = await db.write<DreamRunRecord>(
+        `UPDATE dream_runs SET status = 'interrupted', error = $2, ended_at = $1, runner = NULL, lease_expires_at = NULL
+         WHERE status = 'running' AND lease_expires_at <= $1 RETURNING ${DREAM_COLUMNS}`,
+        [now, DREAM_INTERRUPTED_ERROR],
+      );
+      return rows;
     },
     async list(syndicate, silo, limit) {
       return db.read<DreamRunRecord>(`SELECT ${DREAM_COLUMNS} FROM dream_runs WHERE syndicate = $1 AND silo = $2 ORDER BY started_at DESC, id DESC LIMIT $3`, [syndicate, silo, limit]);

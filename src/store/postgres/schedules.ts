@@ -12,13 +12,21 @@ import {
   type TaskRow,
   type TaskRun,
 } from '../schedules.js';
+import { z } from 'zod';
 import type { Db } from './connection.js';
+import { jsonPayload } from './listener.js';
 
 // A firing is decided under its task row's lock (SELECT ... FOR UPDATE): two processes deciding
 // firings of one task run one after the other, and the second sees the first's run record (the
 // unique (task, scheduled_for) key would refuse a second one anyway). Adding a task takes a
 // per-syndicate advisory lock, so two processes cannot both pass the limit. Milliseconds are
 // bigint, read back as float8 so they arrive as numbers.
+
+// A committed cancel is announced on this channel (the ids of the runs it cancelled), so the
+// process running one stops its turn at once. NOTIFY payloads are short (8000 bytes): ids go in chunks.
+const CANCEL_CHANNEL = 'syndicate_task_run_cancels';
+const IDS_PER_NOTIFY = 100;
+const cancelledIds = jsonPayload(z.array(z.string()));
 
 const TASK_COLUMNS = `id, syndicate, name, cron, timezone, at::float8 AS at, message, session_id AS "sessionId", owner_kind AS "ownerKind",
   owner_id AS "ownerId", run_as AS "runAs", requested_by AS "requestedBy", origin, active, catch_up AS "catchUp", created_at::float8 AS "createdAt",
@@ -172,6 +180,32 @@ export function createPostgresSchedules(db: Db): ScheduleStore {
     },
     async interruptExpired(now) {
       return interruptExpired(db, now);
+    },
+    async cancelRuns(which, detail, now) {
+      return db.transaction(async (client) => {
+        const { rows } = await client.query<TaskRun>(
+          `UPDATE task_runs SET status = 'interrupted', detail = $3, ended_at = $4, runner = NULL, lease_expires_at = NULL
+           WHERE status = 'running' AND (task_id = $1 OR session_id = $2) RETURNING ${RUN_COLUMNS}`,
+          ['taskId' in which ? which.taskId : null, 'sessionId' in which ? which.sessionId : null, detail, now],
+        );
+        // Delivered to the listeners when the transaction commits, and not at all if it rolls back.
+        for (let start = 0; start < rows.length; start += IDS_PER_NOTIFY) {
+          await client.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, JSON.stringify(rows.slice(start, start + IDS_PER_NOTIFY).map((run) => run.id))]);
+        }
+        return rows;
+      });
+    },
+    async watchCancels(onCancel, onError) {
+      return db.listen({
+        channel: CANCEL_CHANNEL,
+        onPayload(payload) {
+          const ids = cancelledIds.safeParse(payload);
+          // Only this store sends on the channel; anything else there is reported, not acted on.
+          if (ids.success) onCancel(ids.data);
+          else onError(new Error(`ignored a notification on ${CANCEL_CHANNEL} that is not a list of cancelled task run ids: ${payload.slice(0, 200)}`));
+        },
+        onError,
+      });
     },
     async getRun(id) {
       return (await db.read<TaskRun>(`SELECT ${RUN_COLUMNS} FROM task_runs WHERE id = $1`, [id]))[0];

@@ -5,7 +5,7 @@ import { FACT_RESTATES_MIGRATION, FACTS_MIGRATION, HALFVEC_INDEX_MIGRATION } fro
 import { NOTES_MIGRATION } from './notesSchema.js';
 import { USERS_MIGRATION } from './usersSchema.js';
 import { TASK_LEASES_MIGRATION } from './tasksSchema.js';
-import { BACKGROUND_JOBS_MIGRATION, DREAM_RUNS_MIGRATION } from './backgroundJobsSchema.js';
+import { BACKGROUND_JOBS_MIGRATION, DREAM_LEASES_MIGRATION, DREAM_RUNS_MIGRATION } from './backgroundJobsSchema.js';
 import { SCHEDULES_MIGRATION } from './schedulesSchema.js';
 
 // Migration i moves the schema from version i to i + 1; syndicate_schema records each one applied.
@@ -91,6 +91,7 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE events DROP CONSTRAINT IF EXISTS events_session_number_fkey;
   `,
   SCHEDULES_MIGRATION,
+  DREAM_LEASES_MIGRATION,
   `
   -- A session's title (store/sessionTitle.ts), set by the append that stores its first event, so a
   -- list of sessions reads no events. The backfill applies the same rule to the events stored: a

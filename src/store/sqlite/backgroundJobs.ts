@@ -1,8 +1,10 @@
 import type Database from 'better-sqlite3';
 import {
+  DREAM_INTERRUPTED_ERROR,
   reportKeyOf,
   type BackgroundJobStore,
   type ClaimOptions,
+  type DreamOutcome,
   type DreamRunRecord,
   type DreamRunRecords,
   type Heartbeat,
@@ -182,11 +184,20 @@ export function createSqliteBackgroundJobs(db: Database.Database): BackgroundJob
 
 export function createSqliteDreamRuns(db: Database.Database): DreamRunRecords {
   const sql = {
-    start: db.prepare<[Pick<DreamRunRecord, 'id' | 'syndicate' | 'silo' | 'sessionId' | 'since' | 'startedAt'>]>(
-      `INSERT INTO dream_runs (id, syndicate, silo, session_id, status, since, started_at) VALUES (@id, @syndicate, @silo, @sessionId, 'running', @since, @startedAt)`,
+    start: db.prepare<[Parameters<DreamRunRecords['start']>[0]]>(
+      `INSERT INTO dream_runs (id, syndicate, silo, session_id, status, since, started_at, runner, lease_expires_at)
+       VALUES (@id, @syndicate, @silo, @sessionId, 'running', @since, @startedAt, @runner, @leaseExpiresAt)`,
     ),
-    finish: db.prepare<[Pick<DreamRunRecord, 'status' | 'endedAt' | 'journalPath' | 'facts' | 'sessions' | 'error'> & { id: string }]>(
-      `UPDATE dream_runs SET status = @status, ended_at = @endedAt, journal_path = @journalPath, facts = @facts, sessions = @sessions, error = @error WHERE id = @id`,
+    heartbeat: db.prepare<[{ id: string; runner: string; leaseExpiresAt: number }]>(
+      "UPDATE dream_runs SET lease_expires_at = @leaseExpiresAt WHERE id = @id AND runner = @runner AND status = 'running'",
+    ),
+    finish: db.prepare<[DreamOutcome & { id: string; runner: string }]>(
+      `UPDATE dream_runs SET status = @status, ended_at = @endedAt, journal_path = @journalPath, facts = @facts, sessions = @sessions, error = @error,
+       runner = NULL, lease_expires_at = NULL WHERE id = @id AND runner = @runner AND status = 'running'`,
+    ),
+    interruptExpired: db.prepare<[{ now: number; error: string }], DreamRunRecord>(
+      `UPDATE dream_runs SET status = 'interrupted', error = @error, ended_at = @now, runner = NULL, lease_expires_at = NULL
+       WHERE status = 'running' AND lease_expires_at <= @now RETURNING ${DREAM_COLUMNS}`,
     ),
     list: db.prepare<[syndicate: string, silo: string, limit: number], DreamRunRecord>(
       `SELECT ${DREAM_COLUMNS} FROM dream_runs WHERE syndicate = ? AND silo = ? ORDER BY started_at DESC, id DESC LIMIT ?`,
@@ -196,8 +207,14 @@ export function createSqliteDreamRuns(db: Database.Database): DreamRunRecords {
     async start(run) {
       sql.start.run(run);
     },
-    async finish(id, outcome) {
-      sql.finish.run({ ...outcome, id });
+    async heartbeat(id, runner, leaseExpiresAt) {
+      return sql.heartbeat.run({ id, runner, leaseExpiresAt }).changes === 1;
+    },
+    async finish(id, runner, outcome) {
+      return sql.finish.run({ ...outcome, id, runner }).changes === 1;
+    },
+    async interruptExpired(now) {
+      return sql.interruptExpired.all({ now, error: DREAM_INTERRUPTED_ERROR });
     },
     async list(syndicate, silo, limit) {
       return sql.list.all(syndicate, silo, limit);

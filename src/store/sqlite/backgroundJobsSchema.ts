@@ -58,3 +58,10 @@ export const DREAM_RUNS_MIGRATION = `
   );
   CREATE INDEX dream_runs_of_silo ON dream_runs (syndicate, silo, started_at);
 `;
+
+// A dream run's lease (DreamRunRecords): who runs it and until when, so a dead process's dream is interrupted.
+export const DREAM_LEASES_MIGRATION = `
+  ALTER TABLE dream_runs ADD COLUMN runner TEXT;
+  ALTER TABLE dream_runs ADD COLUMN lease_expires_at INTEGER;
+  CREATE INDEX dream_runs_running ON dream_runs (status, lease_expires_at);
+`;

@@ -9,6 +9,7 @@ import {
   type ClaimResult,
   type NewTask,
   type RunOutcome,
+  type RunsToCancel,
   type ScheduledTask,
   type ScheduleStore,
   type TaskRow,
@@ -75,6 +76,10 @@ export function createSqliteSchedules(db: Database.Database): ScheduleStore {
     interrupt: db.prepare<[detail: string, endedAt: number, id: string]>(
       "UPDATE task_runs SET status = 'interrupted', detail = ?, ended_at = ?, runner = NULL, lease_expires_at = NULL WHERE id = ?",
     ),
+    cancel: db.prepare<[{ taskId: string | null; sessionId: string | null; detail: string; now: number }], TaskRun>(
+      `UPDATE task_runs SET status = 'interrupted', detail = @detail, ended_at = @now, runner = NULL, lease_expires_at = NULL
+       WHERE status = 'running' AND (task_id = @taskId OR session_id = @sessionId) RETURNING ${RUN_COLUMNS}`,
+    ),
     getRun: db.prepare<[id: string], TaskRun>(`SELECT ${RUN_COLUMNS} FROM task_runs WHERE id = ?`),
     runs: db.prepare<[{ syndicate: string | null; taskId: string | null; limit: number }], TaskRun>(
       `SELECT ${RUN_COLUMNS} FROM task_runs WHERE (@syndicate IS NULL OR syndicate = @syndicate) AND (@taskId IS NULL OR task_id = @taskId)
@@ -130,6 +135,11 @@ export function createSqliteSchedules(db: Database.Database): ScheduleStore {
     }),
   );
   const interrupt = db.transaction(interruptExpired);
+  const cancel = db.transaction((which: RunsToCancel, detail: string, now: number) =>
+    sql.cancel.all({ taskId: 'taskId' in which ? which.taskId : null, sessionId: 'sessionId' in which ? which.sessionId : null, detail, now }),
+  );
+  // The watchers of this store object: SQLite has no notifications between processes (see ScheduleStore.watchCancels).
+  const watchers = new Set<(runIds: readonly string[]) => void>();
   const heartbeat = db.transaction((runIds: readonly string[], runner: string, expiresAt: number) => runIds.filter((id) => sql.renew.run(expiresAt, id, runner).changes === 1));
 
   return {
@@ -168,6 +178,16 @@ export function createSqliteSchedules(db: Database.Database): ScheduleStore {
     },
     async interruptExpired(now) {
       return interrupt.immediate(now);
+    },
+    async cancelRuns(which, detail, now) {
+      const cancelled = cancel.immediate(which, detail, now);
+      const ids = cancelled.map((run) => run.id);
+      if (ids.length > 0) for (const watcher of watchers) watcher(ids);
+      return cancelled;
+    },
+    async watchCancels(onCancel) {
+      watchers.add(onCancel);
+      return { stop: async () => void watchers.delete(onCancel) };
     },
     async getRun(id) {
       return sql.getRun.get(id);

@@ -5,7 +5,7 @@ import { TASK_CANCELS_MIGRATION, TASK_LEASES_MIGRATION } from './tasksSchema.js'
 import { NOTES_MIGRATION } from './notesSchema.js';
 import { USERS_MIGRATION } from './usersSchema.js';
 import { SESSION_CLAIMS_MIGRATION } from './sessionClaims.js';
-import { BACKGROUND_JOBS_MIGRATION, DREAM_RUNS_MIGRATION } from './backgroundJobsSchema.js';
+import { BACKGROUND_JOBS_MIGRATION, DREAM_LEASES_MIGRATION, DREAM_RUNS_MIGRATION } from './backgroundJobsSchema.js';
 import { SCHEDULES_MIGRATION } from './schedulesSchema.js';
 
 // Migration i moves the schema from version i to i + 1; PRAGMA user_version records how many have
@@ -106,6 +106,7 @@ const MIGRATIONS: readonly string[] = [
   DREAM_RUNS_MIGRATION,
   USERS_MIGRATION,
   SCHEDULES_MIGRATION,
+  DREAM_LEASES_MIGRATION,
   `
   -- A session's title (store/sessionTitle.ts), set when its first events are ingested, so a list of
   -- sessions reads no events. The backfill applies the same rule to the events stored (a NUL

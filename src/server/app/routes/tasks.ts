@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addRequestedTask } from '../../../scheduler/tasks/index.js';
+import { addRequestedTask, removeTask } from '../../../scheduler/tasks/index.js';
 import type { ScheduledTask } from '../../../store/schedules.js';
 import type { Store } from '../../../store/store.js';
 import { hasRole, type ApiCaller } from '../../caller.js';
@@ -108,15 +108,17 @@ export function taskRoutes(store: () => Promise<Store>, registry: SyndicateRegis
       method: 'delete',
       path: '/tasks/:id',
       operationId: 'deleteTask',
-      summary: 'Removes a task: it fires no more, and its runs stay readable',
+      summary: 'Removes a task: it fires no more, a run of it still going stops (in whichever server runs it), and its runs stay readable',
+      description: 'The stopped run is recorded `interrupted`, its detail saying the task was removed. A fired one-time task can be removed while its run goes, to stop that run.',
       tag: 'Tasks',
       access: 'member',
       params: idParams,
-      responses: { 204: { description: 'Removed' }, 404: { description: 'No such active task of yours' } },
+      responses: { 204: { description: 'Removed' }, 404: { description: 'No such active task of yours, nor a run of it still going' } },
       handle: async ({ params, caller }) => {
         const task = await visible(caller, params.id);
-        if (!task || !(await (await store()).schedules.deactivate(task.id))) return notFound(params.id);
-        return noContent();
+        if (!task) return notFound(params.id);
+        const removed = await removeTask((await store()).schedules, task, `by ${caller.userId} through the API`, Date.now());
+        return removed.deactivated || removed.stopped ? noContent() : notFound(params.id);
       },
     }),
     defineRoute({
