@@ -56,6 +56,19 @@ describe('remembering facts', () => {
     expect(await memory.remember({ text: 'The hike is on sunday morning.', keys: ['hike'] })).toMatchObject({ kind: 'stored' });
   });
 
+  it('merges a restatement framed by another opener, whose capital names no one', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.5 });
+    await memory.remember({ text: 'Note to self: the yoga class starts at 7am.', keys: ['yoga', 'class'] });
+    expect(await memory.remember({ text: 'The yoga class starts at 7am.', keys: ['yoga', 'class'] })).toMatchObject({ kind: 'duplicate' });
+  });
+
+  it('never merges an episode told again on another day: it is another occasion', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'Took the dog to the park.', tag: 'EPISODE', keys: ['dog'], said_at: '2026-03-01T09:00:00Z' });
+    expect(await memory.remember({ text: 'Took the dog to the park.', tag: 'EPISODE', keys: ['dog'], said_at: '2026-03-04T09:00:00Z' })).toMatchObject({ kind: 'stored' });
+    expect(await memory.remember({ text: 'took the dog to the park', tag: 'EPISODE', keys: ['dog'], said_at: '2026-03-04T10:00:00Z' })).toMatchObject({ kind: 'duplicate' });
+  });
+
   it('never merges facts whose keys name other entities, though they share one', async () => {
     const memory = memoryOn(store, { dedupThreshold: 0.5 });
     await memory.remember({ text: 'The user lent money for the concert tickets.', keys: ['debt', 'tom'] });
