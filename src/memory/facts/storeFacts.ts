@@ -2,7 +2,7 @@ import { EmbeddingModelMismatchError, type FactRecord, type ScoredFact, type Fac
 import type { Embedder } from '../embeddings/embedder.js';
 import type { FactJudge } from './factJudge.js';
 import { conflictingSpecifics, substitutesValue } from './specifics.js';
-import { attributeOf, correctedFacts, explicitlyDifferent, explicitlySame, namesReplacedSpecific, updatedFacts } from './supersession.js';
+import { attributeOf, correctedFacts, explicitlyDifferent, explicitlySame, namesReplacedSpecific, readsAsCorrection, updatedFacts } from './supersession.js';
 
 // Writes candidate facts to a silo: a dedup probe recognises restatements (same tag, the same
 // entity keys, no conflicting name, number, date, place or negation, and similar enough for the
@@ -136,7 +136,7 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
     );
     const retired = [
       ...new Set([
-        ...(statement.tag === 'CORRECTION' || namesReplacedSpecific(statement) ? correctedFacts(statement, related, writer.supersedeThreshold) : []),
+        ...(readsAsCorrection(statement) || namesReplacedSpecific(statement) ? correctedFacts(statement, related, writer.supersedeThreshold) : []),
         ...updatedFacts(statement, related),
       ]),
     ];
@@ -164,7 +164,7 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
     });
     const fact = duplicate ?? record;
     // A restatement merged into its fact sets nothing new; a correction is read again even so (above).
-    const replacing = fact.tag === 'CORRECTION' || (duplicate === undefined && ((fact.subject !== null && fact.attribute !== null) || namesReplacedSpecific(fact)));
+    const replacing = readsAsCorrection(fact) || (duplicate === undefined && ((fact.subject !== null && fact.attribute !== null) || namesReplacedSpecific(fact)));
     const superseded = replacing ? await retireReplaced(fact, embedding) : [];
     if (replaces !== undefined && !superseded.includes(replaces.id)) {
       await facts.supersedeFacts(silo, [replaces.id], fact.id);

@@ -8,6 +8,16 @@ import { conflictingSpecifics, mentionsAll, specificsOf, substitutesValue } from
 
 // Words that mark a statement as a correction and say nothing about the attribute.
 const CORRECTION_WORDS: ReadonlySet<string> = new Set('actually correction corrected update updated now instead anymore longer wrong mistake sorry fact'.split(' '));
+// Of those, the ones that say a statement corrects something whatever its tag ("Actually, …",
+// "Update: …", "…, sorry"): a client or model tags a correction FACT as often as not. Not "now" or
+// "instead", which also state a plain change of plan.
+const CORRECTION_MARKERS: ReadonlySet<string> = new Set('actually correction corrected update updated wrong mistake sorry'.split(' '));
+
+/** Whether a statement is a correction: tagged so, or worded as one. */
+export function readsAsCorrection(fact: Pick<FactRecord, 'tag' | 'text'>): boolean {
+  return fact.tag === 'CORRECTION' || rankingWords(fact.text).some((word) => CORRECTION_MARKERS.has(word));
+}
+
 // "…is woodworking, not salsa dancing", "no longer in Paris", "instead of tea", "it used to be the
 // 28th", "I was wrong about May 2: …": the clause naming the value replaced.
 const NEGATED_CLAUSE = /\b(?:not|no longer|instead of|rather than|never|used to be|wrong about)\s+([^,.;:!?]+)/giu;
@@ -126,8 +136,8 @@ export function correctedFacts(correction: FactRecord, related: readonly ScoredF
   const replacesValue = (fact: FactRecord): boolean => values.size > 0 && [...specificsOf(fact.text, fact.keys)].some((word) => !values.has(word));
   const fit = (hit: (typeof eligible)[number]): number =>
     hit.score + FRAME_WEIGHT * jaccard(own.frame, hit.attribute.frame) + (replacesValue(hit.fact) ? VALUE_WEIGHT : 0);
-  // A statement not tagged a correction corrects only the facts it names as replaced.
-  if (named.length === 0 && correction.tag !== 'CORRECTION') return [];
+  // A statement not worded or tagged as a correction corrects only the facts it names as replaced.
+  if (named.length === 0 && !readsAsCorrection(correction)) return [];
   const closest = (named.length > 0 ? named : eligible).reduce((best, hit) => (fit(hit) > fit(best) ? hit : best));
   if (named.length === 0 && fit(closest) < threshold) return [];
   const specifics = oldSpecifics(closest.fact, correction);

@@ -144,6 +144,19 @@ describe('corrections', () => {
     expect(retired).toMatchObject({ status: 'superseded', supersededBy: correction.kind === 'stored' && correction.fact.id });
   });
 
+  it('are read from their wording as well as their tag: a FACT saying "Correction:" retires what it corrects', async () => {
+    const memory = memoryOn(store);
+    const old = await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    const correction = await memory.remember({ text: 'Correction: the user lives in Berlin.', keys: ['home'] });
+    expect(correction).toMatchObject({ kind: 'stored', superseded: [old.kind === 'stored' && old.fact.id] });
+  });
+
+  it('leave alone what a FACT not worded as a correction sits close to', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    expect(await memory.remember({ text: 'The user lives in a flat.', keys: ['home'] })).toMatchObject({ kind: 'stored', superseded: [] });
+  });
+
   it('retire the same subject’s same attribute when both say what they are about, never a sibling attribute', async () => {
     const memory = memoryOn(store);
     const size = await memory.remember({ text: 'The apartment is 70 square metres.', keys: ['apartment'], subject: 'apartment', attribute: 'size' });
