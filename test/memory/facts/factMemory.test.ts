@@ -259,6 +259,14 @@ describe('corrections', () => {
 });
 
 describe('recall', () => {
+  it('prefers, between facts the embedder scores alike, the one said to state the attribute the question names', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'Clara: 12.', keys: ['clara'], subject: 'clara', attribute: 'age', said_at: '2026-01-01' });
+    await memory.remember({ text: 'Clara: 13.', keys: ['clara'], subject: 'clara', attribute: 'shoe size', said_at: '2026-01-02' });
+    const [top] = await memory.recall('clara age', { now: Date.parse('2026-01-03') });
+    expect(top?.fact.text).toBe('Clara: 12.');
+  });
+
   it('returns the correction as current and the original as superseded, below it, naming its replacement', async () => {
     const memory = memoryOn(store);
     await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
