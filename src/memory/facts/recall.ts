@@ -48,7 +48,9 @@ const CANDIDATES = 40;
 // 0.1 0.87, 0.2 0.88, 0.3 0.88, 0.5 0.92, 0.8 0.93 (the former weights: 0.94). Its questions share
 // words with their answers more than users' do; 0.5 keeps most of what they gain while halving
 // how far words can outvote the embedder.
-const EVIDENCE = { text: 0.5, keys: 0.3, date: 0.15, recency: 0.05 };
+// A fact said to state an attribute the query names (its `attribute`, every word of it) counts
+// like its keys named: on the development set, hints on, recall@1 0.92 -> 0.93 at 0.3.
+const EVIDENCE = { text: 0.5, keys: 0.3, attribute: 0.3, date: 0.15, recency: 0.05 };
 const TIE_BAND = 0.5;
 // A superseded fact keeps its place in the list as history, below the facts that hold now.
 export const SUPERSEDED_FACTOR = 0.5;
@@ -152,6 +154,7 @@ export async function recallFacts(source: RecallSource, query: string, options: 
       const evidence =
         EVIDENCE.text * text +
         EVIDENCE.keys * keyOverlap(fact.keys, queryWords) +
+        EVIDENCE.attribute * (fact.attribute !== null && keyOverlap([fact.attribute], queryWords) > 0 ? 1 : 0) +
         EVIDENCE.date * (fact.date !== null && dates.has(fact.date) ? 1 : 0) +
         EVIDENCE.recency * Math.exp(-ageDays / RECENCY_DAYS);
       const score = vector + TIE_BAND * evidence;

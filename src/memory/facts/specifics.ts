@@ -9,17 +9,18 @@ const CAPITALISED = /^\p{Lu}/u;
 const NUMBER = /^\d+(?:[.,]\d+)*$/;
 // "3pm", "2nd", "5km", "1990s": a number with its unit or suffix written on.
 const HAS_DIGIT = /\p{N}/u;
-// Dates and numbers in words are specifics however they are written.
+// Dates and numbers in words are specifics however they are written; not "one", a pronoun more
+// often than a number ("Random one:", "got a new one"), whose number "two" or "three" still differs from.
 const WORDED_SPECIFICS: ReadonlySet<string> = new Set(
   ('monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december ' +
-    'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty ' +
+    'zero two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty ' +
     'forty fifty sixty seventy eighty ninety hundred thousand million billion dozen half once twice first second third fourth fifth ' +
     'morning afternoon evening night noon midnight weekday weekend daily weekly monthly yearly yesterday today tomorrow').split(' '),
 );
 // Any of these, in any form ("doesn't", "no longer"), reads as the one specific "not".
 const NEGATION = /\b(?:not|no|never|nothing|none|nobody|neither|nor|without)\b|n['’]t\b/iu;
 const NOT = 'not';
-// Capitalised only because they open a sentence: not names.
+// Capitalised only because they open a sentence: never names, even where a key is one of them.
 const OPENERS: ReadonlySet<string> = new Set(
   ('a actually also an and as at but correction every for from he her his i in it its last my next no not now on our she since so ' +
     'that the their there these they this today tomorrow update we yesterday you your').split(' '),
@@ -41,29 +42,45 @@ function wordSet(text: string): Set<string> {
   return words;
 }
 
-/** The names, numbers and dates a text states, lower-cased. */
-export function specificsOf(text: string): Set<string> {
+/**
+ * The names, numbers and dates a text states, lower-cased. A capitalised word opening a sentence
+ * ("Small change: …", "Wait, …", "Note to self: …") is a name only on evidence: a key of the fact
+ * names it, or the text capitalises it where no sentence opens.
+ */
+export function specificsOf(text: string, keys: readonly string[] = []): Set<string> {
   const openers = new Set([...text.matchAll(SENTENCE_START)].map((match) => match.index + match[0].length - match[1]!.length));
-  const specifics = new Set<string>();
+  const keyWords = new Set(keys.flatMap((key) => wordsOf(key).map((word) => word.toLowerCase())));
+  const words: Array<{ raw: string; word: string; opening: boolean }> = [];
   let offset = 0;
   for (const raw of text.match(WORD) ?? []) {
     const at = text.indexOf(raw, offset);
     offset = at + raw.length;
-    const word = raw.toLowerCase();
+    words.push({ raw, word: raw.toLowerCase(), opening: openers.has(at) });
+  }
+  const capitalisedInside = new Set(words.filter(({ raw, opening }) => !opening && CAPITALISED.test(raw)).map(({ word }) => word));
+  const specifics = new Set<string>();
+  for (const { raw, word, opening } of words) {
     if (NUMBER.test(raw)) specifics.add(normalisedNumber(raw));
     else if (HAS_DIGIT.test(raw) || WORDED_SPECIFICS.has(word)) specifics.add(word);
     // "I" is capitalised wherever it stands, and names no one.
-    else if (CAPITALISED.test(raw) && word !== 'i' && !(openers.has(at) && OPENERS.has(word))) specifics.add(word);
+    else if (!CAPITALISED.test(raw) || word === 'i') continue;
+    else if (!opening || (!OPENERS.has(word) && (keyWords.has(word) || capitalisedInside.has(word)))) specifics.add(word);
   }
   if (NEGATION.test(text)) specifics.add(NOT);
   return specifics;
 }
 
-/** The specifics one text states that the other does not mention: empty when neither contradicts the other. */
-export function conflictingSpecifics(a: string, b: string): string[] {
+/** Whether a text mentions each of these words (lower-cased, numbers as specificsOf gives them), in any case or place. */
+export function mentionsAll(text: string, words: readonly string[]): boolean {
+  const mentioned = wordSet(text);
+  return words.every((word) => mentioned.has(word));
+}
+
+/** The specifics one text states that the other does not mention (`keys`: of either fact): empty when neither contradicts the other. */
+export function conflictingSpecifics(a: string, b: string, keys: readonly string[] = []): string[] {
   const wordsA = wordSet(a);
   const wordsB = wordSet(b);
-  return [...[...specificsOf(a)].filter((word) => !wordsB.has(word)), ...[...specificsOf(b)].filter((word) => !wordsA.has(word))];
+  return [...[...specificsOf(a, keys)].filter((word) => !wordsB.has(word)), ...[...specificsOf(b, keys)].filter((word) => !wordsA.has(word))];
 }
 
 // Words that state no value: "a month" and "per month" say one thing.
@@ -71,24 +88,52 @@ const FUNCTION_WORDS: ReadonlySet<string> = new Set(
   'a an the per each every of in on at to for with by from is are was were be been has have had my your his her their our its this that'.split(' '),
 );
 
+/** The pairs of positions of a longest common subsequence of two word lists, in order. */
+function commonWords(a: readonly string[], b: readonly string[]): Array<[number, number]> {
+  const lengths = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) lengths[i]![j] = a[i] === b[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
+  }
+  const pairs: Array<[number, number]> = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] === b[j]) pairs.push([i++, j++]);
+    else if (lengths[i + 1]![j]! >= lengths[i]![j + 1]!) i++;
+    else j++;
+  }
+  return pairs;
+}
+
+const statesSomething = (words: readonly string[]): boolean => words.some((word) => !FUNCTION_WORDS.has(word));
+
 /**
  * Whether two texts read as one sentence with one slot filled differently: the same words before
  * and after, other words between ("…prefers green tea in the morning" and "…prefers black coffee in
  * the morning"). A value in lower case is no specific, yet such a pair states two values of one
  * attribute, never one fact twice; a paraphrase rewords around its value instead. Words only added
- * ("…really likes…") are not a second value.
+ * ("…really likes…") are not a second value. An opener or an aside added or swapped at either end
+ * ("Oh, and…", "…(long story)") does not hide a slot filled differently inside.
  */
 export function substitutesValue(a: string, b: string): boolean {
   const wordsA = wordsOf(a).map((word) => word.toLowerCase());
   const wordsB = wordsOf(b).map((word) => word.toLowerCase());
+  // Mostly the same words: more than half shared is a template. Half or less is a paraphrase keeping
+  // only its subject and value ("The user's favourite drink is black coffee." beside "…prefers to drink black coffee.").
+  const template = (shared: number): boolean => shared * 2 > Math.max(wordsA.length, wordsB.length);
   let prefix = 0;
   while (prefix < wordsA.length && prefix < wordsB.length && wordsA[prefix] === wordsB[prefix]) prefix++;
   let suffix = 0;
   while (suffix < wordsA.length - prefix && suffix < wordsB.length - prefix && wordsA[wordsA.length - 1 - suffix] === wordsB[wordsB.length - 1 - suffix]) suffix++;
-  const replacedA = wordsA.slice(prefix, wordsA.length - suffix);
-  const replacedB = wordsB.slice(prefix, wordsB.length - suffix);
-  const statesSomething = (words: readonly string[]): boolean => words.some((word) => !FUNCTION_WORDS.has(word));
-  // Mostly the same words: more than half shared is a template. Half or less is a paraphrase keeping
-  // only its subject and value ("The user's favourite drink is black coffee." beside "…prefers to drink black coffee.").
-  return statesSomething(replacedA) && statesSomething(replacedB) && (prefix + suffix) * 2 > Math.max(wordsA.length, wordsB.length);
+  if (statesSomething(wordsA.slice(prefix, wordsA.length - suffix)) && statesSomething(wordsB.slice(prefix, wordsB.length - suffix)) && template(prefix + suffix)) return true;
+  // Between the first and the last word they share, the shared words must be two thirds of each:
+  // "…is allergic to gluten" and "…has an allergy to gluten" share their ends and reword their middles.
+  const pairs = commonWords(wordsA, wordsB);
+  if (pairs.length < 2) return false;
+  const [firstA, firstB] = pairs[0]!;
+  const [lastA, lastB] = pairs[pairs.length - 1]!;
+  if (pairs.length * 3 <= Math.max(lastA - firstA + 1, lastB - firstB + 1) * 2) return false;
+  // Between two words the texts share, each says something the other does not.
+  return pairs.slice(1).some(([i, j], k) => {
+    const [before, beforeB] = pairs[k]!;
+    return statesSomething(wordsA.slice(before + 1, i)) && statesSomething(wordsB.slice(beforeB + 1, j));
+  });
 }

@@ -2,7 +2,7 @@ import { EmbeddingModelMismatchError, type FactRecord, type ScoredFact, type Fac
 import type { Embedder } from '../embeddings/embedder.js';
 import type { FactJudge } from './factJudge.js';
 import { conflictingSpecifics, substitutesValue } from './specifics.js';
-import { attributeOf, correctedFacts, explicitlyDifferent, explicitlySame, namesReplacedSpecific, updatedFacts } from './supersession.js';
+import { attributeOf, correctedFacts, explicitlyDifferent, explicitlySame, namesReplacedSpecific, readsAsCorrection, updatedFacts } from './supersession.js';
 
 // Writes candidate facts to a silo: a dedup probe recognises restatements (same tag, the same
 // entity keys, no conflicting name, number, date, place or negation, and similar enough for the
@@ -49,6 +49,15 @@ const DUPLICATE_CANDIDATES = 5;
 // (use-lite-512) a quarter of restatements sit within 0.1 below 0.9, as do different facts.
 const JUDGE_BAND = 0.1;
 
+// An episode is one occasion: the same words said on another day tell of another occasion ("took
+// the dog to the park"), so an episode restates one said within this long of it, or about its day.
+const EPISODE_WINDOW_MS = 12 * 3_600_000;
+
+function sameOccasion(fact: FactRecord, candidate: CandidateFact, now: number): boolean {
+  if (fact.date !== null && candidate.date !== null) return fact.date === candidate.date;
+  return Math.abs((candidate.createdAt ?? now) - fact.createdAt) <= EPISODE_WINDOW_MS;
+}
+
 function sharesKey(a: readonly string[], b: readonly string[]): boolean {
   const keys = new Set(a.map((key) => key.toLowerCase()));
   return b.some((key) => keys.has(key.toLowerCase()));
@@ -90,10 +99,10 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
       report.warnings.push(`the duplicate check for "${candidate.text}" failed (${(error as Error).message}); the fact was stored anyway`);
       return {};
     }
-    const own = attributeOf({ text: candidate.text, subject: candidate.subject ?? null, attribute: candidate.attribute ?? null });
+    const own = attributeOf({ text: candidate.text, keys: candidate.keys, subject: candidate.subject ?? null, attribute: candidate.attribute ?? null });
     const comparable = neighbours.filter(
-      ({ fact }) => keysAgree(fact.keys, candidate.keys) && !explicitlyDifferent(own, attributeOf(fact)) &&
-        conflictingSpecifics(fact.text, candidate.text).length === 0 &&
+      ({ fact }) => keysAgree(fact.keys, candidate.keys) && (candidate.tag !== 'EPISODE' || sameOccasion(fact, candidate, Date.now())) && !explicitlyDifferent(own, attributeOf(fact)) &&
+        conflictingSpecifics(fact.text, candidate.text, [...fact.keys, ...candidate.keys]).length === 0 &&
         !substitutesValue(fact.text, candidate.text),
     );
     const duplicate = comparable.find(({ score }) => score >= writer.dedupThreshold)?.fact;
@@ -127,7 +136,7 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
     );
     const retired = [
       ...new Set([
-        ...(statement.tag === 'CORRECTION' || namesReplacedSpecific(statement.text) ? correctedFacts(statement, related, writer.supersedeThreshold) : []),
+        ...(readsAsCorrection(statement) || namesReplacedSpecific(statement) ? correctedFacts(statement, related, writer.supersedeThreshold) : []),
         ...updatedFacts(statement, related),
       ]),
     ];
@@ -155,7 +164,7 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
     });
     const fact = duplicate ?? record;
     // A restatement merged into its fact sets nothing new; a correction is read again even so (above).
-    const replacing = fact.tag === 'CORRECTION' || (duplicate === undefined && ((fact.subject !== null && fact.attribute !== null) || namesReplacedSpecific(fact.text)));
+    const replacing = readsAsCorrection(fact) || (duplicate === undefined && ((fact.subject !== null && fact.attribute !== null) || namesReplacedSpecific(fact)));
     const superseded = replacing ? await retireReplaced(fact, embedding) : [];
     if (replaces !== undefined && !superseded.includes(replaces.id)) {
       await facts.supersedeFacts(silo, [replaces.id], fact.id);

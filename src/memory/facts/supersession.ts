@@ -1,5 +1,5 @@
 import { rankingWords, type FactRecord, type ScoredFact } from '../../store/facts.js';
-import { conflictingSpecifics, specificsOf, substitutesValue } from './specifics.js';
+import { conflictingSpecifics, mentionsAll, specificsOf, substitutesValue } from './specifics.js';
 
 // Which active facts a correction retires (issue 15): the same subject's same attribute, and the
 // restatements of the value it replaces, never a sibling attribute of the same entity. A fact
@@ -8,6 +8,16 @@ import { conflictingSpecifics, specificsOf, substitutesValue } from './specifics
 
 // Words that mark a statement as a correction and say nothing about the attribute.
 const CORRECTION_WORDS: ReadonlySet<string> = new Set('actually correction corrected update updated now instead anymore longer wrong mistake sorry fact'.split(' '));
+// Of those, the ones that say a statement corrects something whatever its tag ("Actually, …",
+// "Update: …", "…, sorry"): a client or model tags a correction FACT as often as not. Not "now" or
+// "instead", which also state a plain change of plan.
+const CORRECTION_MARKERS: ReadonlySet<string> = new Set('actually correction corrected update updated wrong mistake sorry'.split(' '));
+
+/** Whether a statement is a correction: tagged so, or worded as one. */
+export function readsAsCorrection(fact: Pick<FactRecord, 'tag' | 'text'>): boolean {
+  return fact.tag === 'CORRECTION' || rankingWords(fact.text).some((word) => CORRECTION_MARKERS.has(word));
+}
+
 // "…is woodworking, not salsa dancing", "no longer in Paris", "instead of tea", "it used to be the
 // 28th", "I was wrong about May 2: …": the clause naming the value replaced.
 const NEGATED_CLAUSE = /\b(?:not|no longer|instead of|rather than|never|used to be|wrong about)\s+([^,.;:!?]+)/giu;
@@ -32,14 +42,14 @@ function normalised(text: string): string {
 }
 
 /** The words of a text that frame its attribute: its ranking words less names, numbers, dates and correction markers. */
-function frameOf(text: string): Set<string> {
-  const specifics = specificsOf(text);
+function frameOf(text: string, keys: readonly string[]): Set<string> {
+  const specifics = specificsOf(text, keys);
   return new Set(rankingWords(text).filter((word) => !specifics.has(word) && !CORRECTION_WORDS.has(word) && word.length > 1));
 }
 
-export function attributeOf(fact: Pick<FactRecord, 'text' | 'subject' | 'attribute'>): FactAttribute {
+export function attributeOf(fact: Pick<FactRecord, 'text' | 'subject' | 'attribute'> & { keys: readonly string[] }): FactAttribute {
   const explicit = fact.subject !== null && fact.attribute !== null ? { subject: normalised(fact.subject), attribute: normalised(fact.attribute) } : undefined;
-  return { explicit, frame: frameOf(withoutNegatedClauses(fact.text)) };
+  return { explicit, frame: frameOf(withoutNegatedClauses(fact.text), fact.keys) };
 }
 
 /** Whether both facts said what they are about and said different things: siblings, never one the other's update. */
@@ -70,8 +80,10 @@ function negatedWords(text: string): string[] {
  * Whether a statement names a name, number or date as the value it replaces ("Spotify bills me on
  * the 9th now, it used to be the 28th."): a correction whatever its tag, of the facts stating that value.
  */
-export function namesReplacedSpecific(text: string): boolean {
-  return [...text.matchAll(NEGATED_CLAUSE)].some((match) => specificsOf(match[1]!).size > 0);
+export function namesReplacedSpecific(fact: Pick<FactRecord, 'text' | 'keys'>): boolean {
+  // Read in the whole text: a clause's first word opens no sentence ("…, not Paris").
+  const specifics = specificsOf(fact.text, fact.keys);
+  return [...fact.text.matchAll(NEGATED_CLAUSE)].some((match) => rankingWords(match[1]!).some((word) => specifics.has(word)));
 }
 
 /**
@@ -90,13 +102,8 @@ function oldValueWords(corrected: FactRecord, correction: FactRecord): string[] 
  * 7am."), which its restatements repeat however they reword the rest ("So, 10am is when I take my pill").
  */
 function oldSpecifics(corrected: FactRecord, correction: FactRecord): string[] {
-  const kept = specificsOf(withoutNegatedClauses(correction.text));
-  return [...specificsOf(corrected.text)].filter((word) => !kept.has(word) && word !== 'not');
-}
-
-function statesSpecifics(fact: FactRecord, specifics: readonly string[]): boolean {
-  const stated = specificsOf(fact.text);
-  return specifics.every((word) => stated.has(word));
+  const kept = specificsOf(withoutNegatedClauses(correction.text), correction.keys);
+  return [...specificsOf(corrected.text, corrected.keys)].filter((word) => !kept.has(word) && word !== 'not');
 }
 
 /**
@@ -125,17 +132,17 @@ export function correctedFacts(correction: FactRecord, related: readonly ScoredF
   const negated = negatedWords(correction.text);
   // Said to be the same attribute, or named as the value replaced: corrected whatever their similarity.
   const named = eligible.filter((hit) => explicitlySame(own, hit.attribute) || (negated.length > 0 && namesWords(hit.fact, negated)));
-  const values = specificsOf(correction.text);
-  const replacesValue = (fact: FactRecord): boolean => values.size > 0 && [...specificsOf(fact.text)].some((word) => !values.has(word));
+  const values = specificsOf(correction.text, correction.keys);
+  const replacesValue = (fact: FactRecord): boolean => values.size > 0 && [...specificsOf(fact.text, fact.keys)].some((word) => !values.has(word));
   const fit = (hit: (typeof eligible)[number]): number =>
     hit.score + FRAME_WEIGHT * jaccard(own.frame, hit.attribute.frame) + (replacesValue(hit.fact) ? VALUE_WEIGHT : 0);
-  // A statement not tagged a correction corrects only the facts it names as replaced.
-  if (named.length === 0 && correction.tag !== 'CORRECTION') return [];
+  // A statement not worded or tagged as a correction corrects only the facts it names as replaced.
+  if (named.length === 0 && !readsAsCorrection(correction)) return [];
   const closest = (named.length > 0 ? named : eligible).reduce((best, hit) => (fit(hit) > fit(best) ? hit : best));
   if (named.length === 0 && fit(closest) < threshold) return [];
   const specifics = oldSpecifics(closest.fact, correction);
   const restatesOldValue =
-    specifics.length > 0 ? (fact: FactRecord) => statesSpecifics(fact, specifics) : (fact: FactRecord) => namesWords(fact, oldValueWords(closest.fact, correction));
+    specifics.length > 0 ? (fact: FactRecord) => mentionsAll(fact.text, specifics) : (fact: FactRecord) => namesWords(fact, oldValueWords(closest.fact, correction));
   return eligible.filter((hit) => hit === closest || named.includes(hit) || restatesOldValue(hit.fact)).map(({ fact }) => fact.id);
 }
 
@@ -154,6 +161,7 @@ export function updatedFacts(statement: FactRecord, related: readonly ScoredFact
   // Both naming the same names, numbers and dates, they state one value however worded ("The user
   // lives in Porto." and "The user's home is in Porto." differ in their middle words, not their value).
   const statesOther = (fact: FactRecord): boolean =>
-    conflictingSpecifics(fact.text, statement.text).length > 0 || (specificsOf(fact.text).size === 0 && substitutesValue(fact.text, statement.text));
+    conflictingSpecifics(fact.text, statement.text, [...fact.keys, ...statement.keys]).length > 0 ||
+    (specificsOf(fact.text, fact.keys).size === 0 && substitutesValue(fact.text, statement.text));
   return related.filter(({ fact }) => explicitlySame(own, attributeOf(fact)) && statesOther(fact)).map(({ fact }) => fact.id);
 }

@@ -56,6 +56,19 @@ describe('remembering facts', () => {
     expect(await memory.remember({ text: 'The hike is on sunday morning.', keys: ['hike'] })).toMatchObject({ kind: 'stored' });
   });
 
+  it('merges a restatement framed by another opener, whose capital names no one', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.5 });
+    await memory.remember({ text: 'Note to self: the yoga class starts at 7am.', keys: ['yoga', 'class'] });
+    expect(await memory.remember({ text: 'The yoga class starts at 7am.', keys: ['yoga', 'class'] })).toMatchObject({ kind: 'duplicate' });
+  });
+
+  it('never merges an episode told again on another day: it is another occasion', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'Took the dog to the park.', tag: 'EPISODE', keys: ['dog'], said_at: '2026-03-01T09:00:00Z' });
+    expect(await memory.remember({ text: 'Took the dog to the park.', tag: 'EPISODE', keys: ['dog'], said_at: '2026-03-04T09:00:00Z' })).toMatchObject({ kind: 'stored' });
+    expect(await memory.remember({ text: 'took the dog to the park', tag: 'EPISODE', keys: ['dog'], said_at: '2026-03-04T10:00:00Z' })).toMatchObject({ kind: 'duplicate' });
+  });
+
   it('never merges facts whose keys name other entities, though they share one', async () => {
     const memory = memoryOn(store, { dedupThreshold: 0.5 });
     await memory.remember({ text: 'The user lent money for the concert tickets.', keys: ['debt', 'tom'] });
@@ -129,6 +142,19 @@ describe('corrections', () => {
     expect(correction).toMatchObject({ kind: 'stored', superseded: [old.kind === 'stored' && old.fact.id] });
     const retired = await store.facts.getFact(memory.silo, old.kind === 'stored' ? old.fact.id : '');
     expect(retired).toMatchObject({ status: 'superseded', supersededBy: correction.kind === 'stored' && correction.fact.id });
+  });
+
+  it('are read from their wording as well as their tag: a FACT saying "Correction:" retires what it corrects', async () => {
+    const memory = memoryOn(store);
+    const old = await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    const correction = await memory.remember({ text: 'Correction: the user lives in Berlin.', keys: ['home'] });
+    expect(correction).toMatchObject({ kind: 'stored', superseded: [old.kind === 'stored' && old.fact.id] });
+  });
+
+  it('leave alone what a FACT not worded as a correction sits close to', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    expect(await memory.remember({ text: 'The user lives in a flat.', keys: ['home'] })).toMatchObject({ kind: 'stored', superseded: [] });
   });
 
   it('retire the same subject’s same attribute when both say what they are about, never a sibling attribute', async () => {
@@ -233,6 +259,14 @@ describe('corrections', () => {
 });
 
 describe('recall', () => {
+  it('prefers, between facts the embedder scores alike, the one said to state the attribute the question names', async () => {
+    const memory = memoryOn(store);
+    await memory.remember({ text: 'Clara: 12.', keys: ['clara'], subject: 'clara', attribute: 'age', said_at: '2026-01-01' });
+    await memory.remember({ text: 'Clara: 13.', keys: ['clara'], subject: 'clara', attribute: 'shoe size', said_at: '2026-01-02' });
+    const [top] = await memory.recall('clara age', { now: Date.parse('2026-01-03') });
+    expect(top?.fact.text).toBe('Clara: 12.');
+  });
+
   it('returns the correction as current and the original as superseded, below it, naming its replacement', async () => {
     const memory = memoryOn(store);
     await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });

@@ -6,8 +6,21 @@ describe('the specifics a fact states', () => {
     expect([...specificsOf('The user owes Clara 20 dollars since Saturday.')].sort()).toEqual(['20', 'clara', 'saturday']);
   });
 
-  it('count a name that opens the sentence', () => {
-    expect([...specificsOf('Clara owes the user 4,800 euros.')].sort()).toEqual(['4800', 'clara']);
+  it('count a name that opens the sentence when a key of the fact names it', () => {
+    expect([...specificsOf('Clara owes the user 4,800 euros.', ['clara', 'debt'])].sort()).toEqual(['4800', 'clara']);
+  });
+
+  it('count a word that opens the sentence when the text capitalises it elsewhere', () => {
+    expect([...specificsOf('Pudding rolled in the mud, so Pudding needs a bath.')]).toEqual(['pudding']);
+  });
+
+  it('never count as a name a capitalised word that only opens a sentence or follows a colon', () => {
+    expect([...specificsOf('Small change: Yoga class starts at 7am.', ['class'])]).toEqual(['7am']);
+    expect([...specificsOf('Wait, Helena runs my team.', ['manager'])]).toEqual(['helena']);
+  });
+
+  it('never count "one" as a number: it is a pronoun more often', () => {
+    expect([...specificsOf('Random one: I got a new one.')]).toEqual([]);
   });
 
   it('never count the pronoun I as a name', () => {
@@ -55,6 +68,15 @@ describe('a value substituted in one sentence', () => {
 
   it('is not found when words are only added', () => {
     expect(substitutesValue('The user likes jazz.', 'The user really likes jazz.')).toBe(false);
+  });
+
+  it('is found inside a sentence framed by another opener and aside', () => {
+    expect(substitutesValue("Mateo's a barista by trade, just so you have it", "Just so you know, Mateo's a physio by trade, just so you have it.")).toBe(true);
+    expect(substitutesValue("Honestly I've moved on, it's trail running that I can't stop doing (long story).", "honestly I've moved on, it's chess that I can't stop doing.")).toBe(true);
+  });
+
+  it('is not found in a sentence reworded in its middle around the same value', () => {
+    expect(substitutesValue('Oh, and the user is allergic to gluten, anyway.', 'FYI the user has an allergy to gluten.')).toBe(false);
   });
 
   it('is not found between the same words in another case', () => {
