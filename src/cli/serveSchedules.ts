@@ -25,7 +25,7 @@ export async function startSchedules(
   registry: WatchedSyndicateRegistry,
   turns: TurnService,
   warn: (message: string) => void,
-  options: Pick<TaskSchedulerOptions, 'leaseMs'> = {},
+  options: Pick<TaskSchedulerOptions, 'leaseMs' | 'graceMs'> = {},
 ): Promise<TaskScheduler> {
   const store = await platform.store();
   const sync = async (syndicates: readonly LoadedSyndicate[]): Promise<void> => {

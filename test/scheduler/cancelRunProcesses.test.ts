@@ -1,12 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/openStore.js';
 import type { TaskRun } from '../../src/store/schedules.js';
 import type { Store } from '../../src/store/store.js';
-import { killed } from '../a2a/serverProcess.js';
 import { POSTGRES_TESTS, usePostgresCluster } from '../store/postgresCluster.js';
+import { AUTH, useTaskServers, within, type TaskServer } from './taskServers.js';
 
 // Two real server processes on one PostgreSQL (test/server/fixtures/serve-tasks-process.mjs), each
 // with serve's task scheduler: a one-time task's run holds in whichever process the shared queue
@@ -14,58 +11,22 @@ import { POSTGRES_TESTS, usePostgresCluster } from '../store/postgresCluster.js'
 // session) stops that run's turn at once (a notification), long before its next heartbeat (a third
 // of a one-minute lease); the run is recorded interrupted with what stopped it.
 
-const child = fileURLToPath(new URL('../server/fixtures/serve-tasks-process.mjs', import.meta.url));
-const built = fileURLToPath(new URL('../../dist/cli/serveSchedules.js', import.meta.url));
 const cluster = POSTGRES_TESTS ? usePostgresCluster() : undefined;
 const LEASE_MS = 60_000;
 // Well under the heartbeat (LEASE_MS / 3): only the notification can stop the turn this soon; generous for a loaded machine.
 const STOPS_WITHIN_MS = 8_000;
-const AUTH = { authorization: 'Bearer alice-token', 'content-type': 'application/json' };
 
-interface Server {
-  proc: ChildProcess;
-  api: string;
-  stderr: () => string;
-}
-
-const procs: ChildProcess[] = [];
+const serverProcess = useTaskServers();
 let reader: Store | undefined;
 afterEach(async () => {
-  await Promise.all(procs.splice(0).map((proc) => killed(proc)));
   await reader?.close();
   reader = undefined;
 });
 
-function serverProcess(store: string): Promise<Server> {
-  if (!existsSync(built)) throw new Error('dist/ is missing: run `npm run build` (npm test does) before this test');
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [child, store, String(LEASE_MS)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    procs.push(proc);
-    let stderr = '';
-    proc.stderr!.on('data', (chunk) => (stderr += chunk));
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      const match = /LISTENING (\S+)/.exec(chunk.toString());
-      if (match) resolve({ proc, api: match[1]!, stderr: () => stderr });
-    });
-    proc.on('exit', () => reject(new Error(`the server process ended before listening: ${stderr}`)));
-  });
-}
-
-/** Polls until `check` holds, for at most `withinMs`. */
-async function within<T>(withinMs: number, what: string, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out after ${withinMs} ms waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** Two servers, a task that holds in one of them; resolves to the one running it, the other, and the run. */
-async function holdingRun(): Promise<{ runner: Server; other: Server; run: TaskRun; taskId: string; store: Store }> {
+async function holdingRun(): Promise<{ runner: TaskServer; other: TaskServer; run: TaskRun; taskId: string; store: Store }> {
   const url = await cluster!().createDatabase();
-  const servers = await Promise.all([serverProcess(url), serverProcess(url)]);
+  const servers = await Promise.all([serverProcess(url, { leaseMs: LEASE_MS }), serverProcess(url, { leaseMs: LEASE_MS })]);
   const at = new Date(Date.now() + 2_000).toISOString();
   const created = await fetch(`${servers[0]!.api}/tasks`, { method: 'POST', headers: AUTH, body: JSON.stringify({ syndicate: 'desk', name: 'hold', at, message: 'hold on' }) });
   expect(created.status).toBe(201);
