@@ -84,6 +84,8 @@ export interface ClaimOptions {
   leaseMs: number;
   /** A piece claimed this many times already is not claimed again (see failExhausted). */
   maxAttempts: number;
+  /** Only this piece (the shared queue offered it to the process), instead of the oldest claimable one. */
+  piece?: { jobId: string; index: number };
 }
 
 export interface BackgroundJobStore {

@@ -64,8 +64,9 @@ export function testRunner(store: Store, syndicate: CompiledSyndicate, delivered
 }
 
 /** Resolves once `check` holds, polling the store (a piece's progress is not an event the test can await). */
-export async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
+export async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
     if (await check()) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

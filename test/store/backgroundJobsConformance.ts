@@ -91,6 +91,23 @@ export function describeBackgroundJobsConformance(name: string, open: () => Prom
       await store.backgroundJobs.cancel(job.id, now);
     });
 
+    it('claims the piece named in the claim, and nothing when that piece is held or ended', async () => {
+      const job = newJob(3);
+      await store.backgroundJobs.create(job);
+      const named = { runner: 'runner-a', syndicates: ['team'], now, leaseMs: LEASE, maxAttempts: 2, piece: { jobId: job.id, index: 2 } };
+
+      const claimed = await store.backgroundJobs.claimPiece(named);
+      const whileHeld = await other.backgroundJobs.claimPiece({ ...named, runner: 'runner-b' });
+      await store.backgroundJobs.endPiece(job.id, 2, 'runner-a', { status: 'answered', answer: 'two' });
+      const onceEnded = await other.backgroundJobs.claimPiece({ ...named, runner: 'runner-b', now: now + LEASE });
+
+      expect(claimed).toMatchObject({ jobId: job.id, index: 2, runner: 'runner-a', attempts: 1 });
+      expect(whileHeld).toBeUndefined();
+      expect(onceEnded).toBeUndefined();
+      expect((await store.backgroundJobs.get(job.id))?.pieces.map((piece) => piece.status)).toEqual(['pending', 'pending', 'answered']);
+      await store.backgroundJobs.cancel(job.id, now);
+    });
+
     it('claims only pieces of the syndicates the process serves', async () => {
       const job = newJob(1, { syndicate: 'elsewhere' });
       await store.backgroundJobs.create(job);

@@ -3,6 +3,9 @@ import { hostname } from 'node:os';
 import { errorMessage } from '../../core/errors.js';
 import type { BackgroundCapability } from '../../runtime/background.js';
 import type { CompiledSyndicate } from '../../runtime/compileSyndicate.js';
+import { pieceKey, sharedPieces, type PieceJob } from '../pgBoss/pieces.js';
+import type { SharedQueue } from '../pgBoss/sharedQueue.js';
+import type { WorkQueue } from '../pgBoss/workQueue.js';
 import type { RunTurnOptions } from '../../runtime/runTurn.js';
 import type { JobRecord, JobReport, PieceOutcome, PieceRecord } from '../../store/backgroundJobs.js';
 import type { Store } from '../../store/store.js';
@@ -10,9 +13,12 @@ import { createJobTools, type JobControl, type JobScope } from './jobTools.js';
 import { runPiece } from './runPiece.js';
 import { renderReport } from './report.js';
 
-// Runs background jobs' pieces in this process and delivers their reports. Pieces are claimed from
-// the store under a lease the runner renews while the piece runs, so a piece whose process died is
-// taken over by any runner on the database once its lease expires, and fails after maxAttempts.
+// Runs background jobs' pieces in this process and delivers their reports. A piece runs under a
+// store lease the runner renews while it runs, and fails once it has been claimed maxAttempts times
+// by processes that died. Without a shared queue (SQLite) the runner claims pieces from the store
+// itself, and takes over a piece whose process died once its lease expires. With one (PostgreSQL,
+// pg-boss: scheduler/pgBoss/pieces.ts) each piece is a queue job, and the process the queue offers
+// it to claims it in the store; a piece whose process died is offered again once its job expires.
 // The report is written exactly once (the store's transaction); delivery follows it, and a report
 // written but not delivered (a crash in between) is delivered when a runner next starts. A cancel
 // from any process reaches the one running the piece at once where the store tells of cancels
@@ -45,6 +51,10 @@ export interface JobRunnerOptions {
   concurrency?: number;
   /** Claims of one piece before it fails. */
   maxAttempts?: number;
+  /** The queue the processes on a PostgreSQL store share: pieces go through it (pgBoss/pieces.ts). */
+  workQueue?: WorkQueue;
+  /** Added to a piece's time limit to make its queue job's expiry (pgBoss/pieces.ts; tests shorten it). */
+  expiryMarginS?: number;
   now?(): number;
   /** Told about failures that stop nothing (a delivery that failed, a poll that could not read). */
   warn?(message: string): void;
@@ -90,6 +100,10 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   let claiming = false;
   let claimAgain = false;
   let watching: Promise<{ stop(): Promise<void> }> | undefined;
+  const shared: Promise<SharedQueue<PieceJob>> | undefined =
+    options.workQueue && sharedPieces(options.workQueue, { concurrency, leaseMs, expiryMarginS: options.expiryMarginS, warn });
+  // Its failure is reported where the queue is used (start, a job's start).
+  shared?.catch(() => undefined);
 
   const track = (promise: Promise<void>): void => {
     const done = promise.catch((error: unknown) => warn(`a background job step failed: ${errorMessage(error)}`)).finally(() => {
@@ -118,7 +132,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     if (report) await deliver(report);
   };
 
-  const execute = async (piece: PieceRecord): Promise<void> => {
+  /** Runs a claimed piece and records its outcome; resolves to false when it was aborted (nothing recorded). */
+  const execute = async (piece: PieceRecord): Promise<boolean> => {
     const key = `${piece.jobId}#${piece.index}`;
     const controller = new AbortController();
     running.set(key, { jobId: piece.jobId, controller });
@@ -133,7 +148,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     let outcome: PieceOutcome | undefined;
     try {
       const stored = await jobs.get(piece.jobId);
-      if (!stored || stored.job.status !== 'running') return;
+      if (!stored || stored.job.status !== 'running') return true;
       const { job } = stored;
       const syndicate = options.syndicates().get(job.syndicate);
       if (syndicate) {
@@ -150,8 +165,31 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       running.delete(key);
     }
     // Aborted: the job was cancelled, the lease lost, or this runner is closing. Nothing to record.
-    if (outcome === undefined || controller.signal.aborted) return;
-    if (await jobs.endPiece(piece.jobId, piece.index, name, outcome)) await tryReport(piece.jobId);
+    if (outcome === undefined || controller.signal.aborted) return false;
+    if (await jobs.endPiece(piece.jobId, piece.index, name, outcome)) track(tryReport(piece.jobId));
+    return true;
+  };
+
+  /**
+   * Takes the piece the shared queue offered: claims it in the store and runs it. Resolves once its
+   * outcome is recorded, or when there is nothing to do (it ended, its job was cancelled, or its last
+   * claim's process died: the poll fails it); rejects, so the queue offers it again, when another
+   * process still holds its lease or this one cannot run it.
+   */
+  const take = async ({ jobId, index }: PieceJob): Promise<void> => {
+    const key = pieceKey({ jobId, index });
+    if (closed) throw new Error(`this process is stopping, so it does not run background piece ${key}`);
+    const piece = await jobs.claimPiece({ runner: name, syndicates: served(), now: now(), leaseMs, maxAttempts, piece: { jobId, index } });
+    if (piece) {
+      if (!(await execute(piece)) && closed) throw new Error(`this process stopped while it ran background piece ${key}; another process takes it over once its lease expires`);
+      return;
+    }
+    const stored = await jobs.get(jobId);
+    const record = stored?.pieces[index];
+    if (!stored || !record || stored.job.status !== 'running' || (record.status !== 'pending' && record.status !== 'running')) return;
+    if (record.status === 'running' && (record.leaseExpiresAt ?? 0) > now()) throw new Error(`background piece ${key} still runs in ${record.runner ?? 'another process'} (its lease is held)`);
+    if (record.attempts >= maxAttempts) return;
+    throw new Error(`this process does not serve the syndicate '${stored.job.syndicate}', so it cannot run background piece ${key}; serve it in every process on the database`);
   };
 
   /** Claims and starts pieces while there is room; one claim loop at a time. */
@@ -167,7 +205,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         while (!closed && running.size < concurrency) {
           const piece = await jobs.claimPiece({ runner: name, syndicates: served(), now: now(), leaseMs, maxAttempts });
           if (!piece) break;
-          track(execute(piece).finally(() => kick()));
+          track(execute(piece).then(() => undefined).finally(() => kick()));
         }
       } while (claimAgain && !closed);
     } finally {
@@ -186,7 +224,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     for (const report of await jobs.undelivered()) {
       if (options.syndicates().has(report.syndicate) && report.createdAt <= now() - leaseMs) track(deliver(report));
     }
-    kick();
+    // With a shared queue, pieces a stopped process left are offered again by the queue.
+    if (!shared) kick();
   };
 
   const abortPieces = (jobIds: readonly string[]): void => {
@@ -210,7 +249,30 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     // Pieces running here stop now; those running elsewhere stop when the store tells their
     // process (watchCancels), or else at their next heartbeat.
     abortPieces(cancelled);
+    if (shared) await cancelQueued(await shared, cancelled);
     return cancelled;
+  };
+
+  /** Takes the cancelled jobs' pieces out of the shared queue (a process taking one would find its job cancelled, and do nothing). */
+  const cancelQueued = async (queue: SharedQueue<PieceJob>, jobIds: readonly string[]): Promise<void> => {
+    try {
+      const keys = await Promise.all(jobIds.map(async (id) => ((await jobs.get(id))?.pieces ?? []).map(pieceKey)));
+      await queue.cancel(keys.flat());
+    } catch (error) {
+      warn(`the pieces of cancelled jobs ${jobIds.join(', ')} stay in the shared queue (a process that takes one does nothing, its job being cancelled): ${errorMessage(error)}`);
+    }
+  };
+
+  /** Sends a new job's pieces to the shared queue; a job whose pieces could not all be sent is cancelled, so none of it runs half-sent. */
+  const send = async (queue: Promise<SharedQueue<PieceJob>>, job: JobRecord, count: number): Promise<void> => {
+    const timeoutS = Math.ceil(job.timeoutMs / 1000);
+    try {
+      const pieces = await queue;
+      await Promise.all(Array.from({ length: count }, (_, index) => pieces.send({ jobId: job.id, index, timeoutS })));
+    } catch (error) {
+      await cancel(job.id);
+      throw new Error(`could not hand background job ${job.id}'s pieces to the shared work queue (pg-boss), so the job was cancelled: ${errorMessage(error)}; check the store's PostgreSQL database, then start the job again`, { cause: error });
+    }
   };
 
   const control: JobControl = {
@@ -226,7 +288,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         createdAt: now(),
         pieces: pieces.map((piece, index) => ({ ...piece, sessionId: `bg:${id}:${index}` })),
       });
-      kick();
+      if (shared) await send(shared, job, pieces.length);
+      else kick();
       return job;
     },
     cancel,
@@ -258,6 +321,16 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       track(poll());
       watching = jobs.watchCancels?.(abortPieces, (error) => warn(`cancels from other processes reach this one at its pieces' heartbeats only: ${errorMessage(error)}`));
       watching?.catch((error: unknown) => warn(`could not listen for cancels from other processes (they reach this one at its pieces' heartbeats only): ${errorMessage(error)}`));
+      if (shared) {
+        track(
+          shared.then(
+            (queue) => queue.work(take, track),
+            (error: unknown) => {
+              throw new Error(`this process takes no background pieces from the shared work queue (pg-boss), which could not be opened: ${errorMessage(error)}`, { cause: error });
+            },
+          ),
+        );
+      }
     },
     cancel,
     list: (originSessionId) => jobs.list({ originSessionId, limit: 100 }),
@@ -273,6 +346,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       clearInterval(timer);
       await (await watching?.catch(() => undefined))?.stop();
       for (const { controller } of running.values()) controller.abort();
+      // The pieces taken from the queue end now (aborted), and the queue offers them again.
+      await (await shared?.catch(() => undefined))?.stop();
       await Promise.allSettled([...work]);
     },
   };

@@ -1,3 +1,4 @@
+import type PgBoss from 'pg-boss';
 import { startConsumer, type Consumer } from './consumer.js';
 import { jobIdFor, type QueuePolicy, type WorkQueue } from './workQueue.js';
 
@@ -11,6 +12,8 @@ export interface SharedQueueOptions<Data> {
   policy: QueuePolicy;
   /** What makes two sends the same job; also the job's singleton key, naming it in pg-boss's tables. */
   key(data: Data): string;
+  /** What one job changes of the queue's policy (a piece's expiry follows its time limit). */
+  jobOptions?(data: Data): Pick<PgBoss.JobInsert, 'expireInSeconds' | 'retryDelay'>;
   /** Jobs one process runs at once. */
   concurrency: number;
   /** How often an idle process looks for jobs other processes sent, or pg-boss offers again. */
@@ -20,6 +23,8 @@ export interface SharedQueueOptions<Data> {
 
 export interface SharedQueue<Data> {
   send(data: Data): Promise<void>;
+  /** Cancels the jobs of these keys (see `key`), waiting or taken by a process: nobody takes them again. */
+  cancel(keys: readonly string[]): Promise<void>;
   /** Takes jobs in this process, running each through `run` (a rejection fails the job: pg-boss retries it by the policy). */
   work(run: (data: Data) => Promise<void>, track: (work: Promise<void>) => void): void;
   /** Takes no more; resolves once the jobs taken have run and been completed. */
@@ -36,7 +41,7 @@ export async function sharedQueue<Data extends object>(queue: WorkQueue, options
     try {
       const jobs = batch.map(({ data }) => {
         const key = options.key(data);
-        return { name: options.name, data, id: jobIdFor(key), singletonKey: key };
+        return { name: options.name, data, id: jobIdFor(key), singletonKey: key, ...options.jobOptions?.(data) };
       });
       // Resolves to the ids inserted (null when every job was there already).
       if ((await queue.boss.insert(jobs)) !== null) consumer?.wake();
@@ -51,6 +56,9 @@ export async function sharedQueue<Data extends object>(queue: WorkQueue, options
         pending.push({ data, sent, failed });
         if (pending.length === 1) setImmediate(() => void flush());
       });
+    },
+    async cancel(keys) {
+      if (keys.length > 0) await queue.boss.cancel(options.name, keys.map(jobIdFor));
     },
     work(run, track) {
       consumer ??= startConsumer<Data>({ boss: queue.boss, queue: options.name, concurrency: options.concurrency, pollMs: options.pollMs, handle: run, warn: options.warn, track });

@@ -14,10 +14,11 @@ import type { TurnContext } from './turnContext.js';
 // (each in its session `bg:<job>:<n>`, under the job's time limit, with the ledger and the long-term
 // memory of the user whose turn started the job), and delivers a job's one report as a turn in the
 // originating session through the session hub: queued behind a running turn like any message, so
-// a client following the session sees it arrive live.
+// a client following the session sees it arrive live. On PostgreSQL the pieces go through the
+// shared work queue (pg-boss), which every server process on the database takes them from.
 
-/** Lease and polling of the runner (tests and several processes tune them). */
-export type ServerJobOptions = Pick<JobRunnerOptions, 'runner' | 'leaseMs' | 'pollMs' | 'concurrency' | 'maxAttempts'>;
+/** Lease, polling and queue expiry of the runner (tests and several processes tune them). */
+export type ServerJobOptions = Pick<JobRunnerOptions, 'runner' | 'leaseMs' | 'pollMs' | 'concurrency' | 'maxAttempts' | 'expiryMarginS'>;
 
 /** The session whose turn started the job, or the job its piece was part of, up to the top. */
 export async function rootSessionOf(store: Store, job: JobRecord): Promise<string> {
@@ -44,10 +45,11 @@ async function alreadyDelivered(store: Store, sessionId: string, text: string): 
 }
 
 /** `turns`: the context report turns run in (the server's, whose background tools include this runner's). */
-export function serverJobRunner(ctx: ServerContext, hub: SessionHub, store: Store, turns: () => TurnContext, options: ServerJobOptions = {}): JobRunner {
+export async function serverJobRunner(ctx: ServerContext, hub: SessionHub, store: Store, turns: () => TurnContext, options: ServerJobOptions = {}): Promise<JobRunner> {
   const runner: JobRunner = createJobRunner({
     ...options,
     store,
+    workQueue: await ctx.platform.workQueue(),
     warn: (message) => ctx.warn(`warning: ${message}`),
     syndicates: () => new Map(ctx.syndicates.list().flatMap((entry) => (entry.current ? [[entry.current.name, entry.current.compiled] as const] : []))),
     async pieceTurn(piece, job, compiled) {

@@ -23,13 +23,14 @@ export async function createTurnService(ctx: ServerContext, options: TurnService
   const hub = createSessionHub(ctx.warn);
   const store = await ctx.platform.store();
   // Report turns run in the same context as every other server turn (declared below; read once a report is due).
-  const runner = serverJobRunner(ctx, hub, store, () => turns, options.jobs);
+  const runner = await serverJobRunner(ctx, hub, store, () => turns, options.jobs);
   // Server turns bind both kinds of unattended work: background jobs, and tasks scheduled for the conversation's user.
   const background: BackgroundCapability = {
     tools: (run) => new Map([...runner.tools(run), ...createTaskTools(run, { schedules: store.schedules, user: run.sessionId && userOfSession(run.sessionId), now: Date.now })]),
   };
   const turns: TurnContext = { ...ctx, background };
-  // Recovers what a stopped process left: pieces whose lease expired, reports written but not delivered.
+  // Recovers what a stopped process left (pieces whose lease expired, reports written but not
+  // delivered) and, on PostgreSQL, takes pieces from the shared queue.
   runner.start();
   return {
     routes: [...turnRoutes(turns, hub), ...chatRoutes(turns, hub), ...agUiRoutes(turns, hub), ...jobRoutes(store, runner)],

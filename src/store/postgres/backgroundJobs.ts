@@ -80,17 +80,18 @@ export function createPostgresBackgroundJobs(db: Db): BackgroundJobStore {
         [query.originSessionId ?? null, query.status ?? null, query.limit, query.originPrefix ?? null],
       );
     },
-    async claimPiece({ runner, syndicates, now, leaseMs, maxAttempts }) {
+    async claimPiece({ runner, syndicates, now, leaseMs, maxAttempts, piece }) {
       const { rows } = await db.write<PieceRecord>(
         `WITH claimable AS (
            SELECT p.job_id, p.piece_index FROM background_pieces AS p JOIN background_jobs AS j ON j.id = p.job_id
            WHERE j.status = 'running' AND p.attempts < $4 AND j.syndicate = ANY($5::text[]) AND (p.status = 'pending' OR (p.status = 'running' AND p.lease_expires_at <= $2))
+             AND ($6::text IS NULL OR (p.job_id = $6 AND p.piece_index = $7))
            ORDER BY j.created_at, p.job_id, p.piece_index LIMIT 1 FOR UPDATE OF p SKIP LOCKED
          )
          UPDATE background_pieces AS p SET status = 'running', runner = $1, lease_expires_at = $2::bigint + $3::bigint, attempts = p.attempts + 1
          FROM claimable WHERE p.job_id = claimable.job_id AND p.piece_index = claimable.piece_index
          RETURNING ${pieceColumns('p')}`,
-        [runner, now, leaseMs, maxAttempts, syndicates],
+        [runner, now, leaseMs, maxAttempts, syndicates, piece?.jobId ?? null, piece?.index ?? null],
       );
       return rows[0];
     },

@@ -45,10 +45,11 @@ export function createSqliteBackgroundJobs(db: Database.Database): BackgroundJob
          AND (@prefix IS NULL OR substr(origin_session_id, 1, length(@prefix)) = @prefix) AND (@status IS NULL OR status = @status)
        ORDER BY created_at DESC, id DESC LIMIT @limit`,
     ),
-    claimable: db.prepare<[{ now: number; maxAttempts: number; syndicates: string }], PieceRecord>(
+    claimable: db.prepare<[{ now: number; maxAttempts: number; syndicates: string; jobId: string | null; index: number | null }], PieceRecord>(
       `SELECT ${pieceColumns('p')} FROM background_pieces AS p JOIN background_jobs AS j ON j.id = p.job_id
        WHERE j.status = 'running' AND p.attempts < @maxAttempts AND j.syndicate IN (SELECT value FROM json_each(@syndicates))
          AND (p.status = 'pending' OR (p.status = 'running' AND p.lease_expires_at <= @now))
+         AND (@jobId IS NULL OR (p.job_id = @jobId AND p.piece_index = @index))
        ORDER BY j.created_at, p.job_id, p.piece_index LIMIT 1`,
     ),
     take: db.prepare<[runner: string, expiresAt: number, jobId: string, index: number]>(
@@ -88,8 +89,8 @@ export function createSqliteBackgroundJobs(db: Database.Database): BackgroundJob
     sql.insertJob.run({ ...job, status: 'running' });
     job.pieces.forEach((piece, index) => sql.insertPiece.run(job.id, index, piece.agent, piece.request, piece.sessionId));
   });
-  const claim = db.transaction(({ runner, syndicates, now, leaseMs, maxAttempts }: ClaimOptions): PieceRecord | undefined => {
-    const piece = sql.claimable.get({ now, maxAttempts, syndicates: JSON.stringify(syndicates) });
+  const claim = db.transaction(({ runner, syndicates, now, leaseMs, maxAttempts, piece: only }: ClaimOptions): PieceRecord | undefined => {
+    const piece = sql.claimable.get({ now, maxAttempts, syndicates: JSON.stringify(syndicates), jobId: only?.jobId ?? null, index: only?.index ?? null });
     if (!piece) return undefined;
     sql.take.run(runner, now + leaseMs, piece.jobId, piece.index);
     return { ...piece, status: 'running', runner, leaseExpiresAt: now + leaseMs, attempts: piece.attempts + 1 };
