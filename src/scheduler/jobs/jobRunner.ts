@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
+import { processRunnerName } from '../runnerName.js';
 import { errorMessage } from '../../core/errors.js';
 import type { BackgroundCapability } from '../../runtime/background.js';
 import type { CompiledSyndicate } from '../../runtime/compileSyndicate.js';
@@ -82,7 +82,7 @@ const DEFAULT_MAX_ATTEMPTS = 2;
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const { store } = options;
   const jobs = store.backgroundJobs;
-  const name = options.runner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const name = options.runner ?? processRunnerName();
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
