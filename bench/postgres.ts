@@ -17,7 +17,8 @@ import { benchCouncil, turn } from './turnOverhead.js';
 // (fsync on): a persisted turn on PostgreSQL against SQLite and against no store in the same run,
 // at each store's default durability and at `fsync`; 200 concurrent turns on each; two processes
 // against one; recall at 100,000 facts (postgresRecall.ts). Needs PostgreSQL 15 and pgvector
-// (scripts/install-postgres.sh). BENCH_POSTGRES_RECALL=0 skips the recall stage (minutes).
+// (scripts/install-postgres.sh). BENCH_POSTGRES_RECALL=0 skips the recall stage (minutes);
+// BENCH=postgresRecall runs it alone.
 
 const WARMUP_TURNS = 100;
 const TURNS = 500;

@@ -7,6 +7,7 @@ import { migrate, openPostgresStore } from '../src/store/postgres/index.js';
 import { vectorLiteral } from '../src/store/postgres/vectors.js';
 import { fakeEmbedder } from '../test/memory/fakeEmbedder.js';
 import { bulkFact, bulkQuestion, seeded } from './memoryData.js';
+import { startPostgresCluster } from '../test/store/postgresServer.js';
 import { serverCpuUs } from './postgresCpu.js';
 import { report, summarize } from './stats.js';
 
@@ -142,4 +143,14 @@ export async function benchRecallAtScale(url: string): Promise<void> {
     server_cpu_ms_per_query: serverMsPerQuery,
   });
   await store.close();
+}
+
+/** BENCH=postgresRecall: the recall stage alone, on a cluster of its own sized as the full PostgreSQL bench's. */
+export async function benchPostgresRecall(): Promise<void> {
+  const cluster = await startPostgresCluster({ durable: true, sharedBuffers: '1GB' });
+  try {
+    await benchRecallAtScale(await cluster.createDatabase());
+  } finally {
+    await cluster.stop();
+  }
 }

@@ -7,6 +7,7 @@ import { benchMemoryCalibration } from './memoryCalibration.js';
 import { benchMemoryQuality } from './memoryQuality.js';
 import { benchObservability } from './observability.js';
 import { benchPostgres } from './postgres.js';
+import { benchPostgresRecall } from './postgresRecall.js';
 import { benchServerIdleStreams } from './serverIdleStreams.js';
 import { benchSchedulerDispatch } from './schedulerDispatch.js';
 import { benchServerStreams } from './serverStreams.js';
@@ -26,6 +27,7 @@ const benches: Record<string, () => Promise<void>> = {
   memoryCalibration: benchMemoryCalibration,
   a2a: benchA2a,
   postgres: benchPostgres,
+  postgresRecall: benchPostgresRecall,
   codeMode: benchCodeMode,
   serverStreams: benchServerStreams,
   serverIdleStreams: benchServerIdleStreams,
