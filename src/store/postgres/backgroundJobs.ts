@@ -9,9 +9,8 @@ import {
   type JobReport,
   type PieceRecord,
 } from '../backgroundJobs.js';
-import { z } from 'zod';
 import type { Db } from './connection.js';
-import { jsonPayload } from './listener.js';
+import { cancelledIdsChannel } from './cancelledIds.js';
 
 // Each decision takes the job row's lock (SELECT ... FOR UPDATE) before it reads the state it
 // checks, so a report and a cancel of one job, from any processes, run one after the other and
@@ -19,10 +18,8 @@ import { jsonPayload } from './listener.js';
 // take the same one. Milliseconds are bigint, read back as float8 so they arrive as numbers.
 
 // A committed cancel is announced on this channel (the ids it cancelled), so the process running a
-// cancelled piece stops it at once. NOTIFY payloads are short (8000 bytes): ids go in chunks.
-const CANCEL_CHANNEL = 'syndicate_job_cancels';
-const IDS_PER_NOTIFY = 100;
-const cancelledIds = jsonPayload(z.array(z.string()));
+// cancelled piece stops it at once.
+const cancels = cancelledIdsChannel('syndicate_job_cancels', 'cancelled job ids');
 
 const JOB_COLUMNS = `id, origin_session_id AS "originSessionId", syndicate, parent_job_id AS "parentJobId", depth, status,
   timeout_ms::float8 AS "timeoutMs", created_at::float8 AS "createdAt", ended_at::float8 AS "endedAt"`;
@@ -165,24 +162,12 @@ export function createPostgresBackgroundJobs(db: Db): BackgroundJobStore {
           [jobId, now],
         );
         const ids = rows.map((row) => row.id);
-        // Delivered to the listeners when the transaction commits, and not at all if it rolls back.
-        for (let start = 0; start < ids.length; start += IDS_PER_NOTIFY) {
-          await client.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, JSON.stringify(ids.slice(start, start + IDS_PER_NOTIFY))]);
-        }
+        await cancels.notify(client, ids);
         return ids;
       });
     },
-    async watchCancels(onCancel, onError) {
-      return db.listen({
-        channel: CANCEL_CHANNEL,
-        onPayload(payload) {
-          const ids = cancelledIds.safeParse(payload);
-          // Only this store sends on the channel; anything else there is reported, not acted on.
-          if (ids.success) onCancel(ids.data);
-          else onError(new Error(`ignored a notification on ${CANCEL_CHANNEL} that is not a list of cancelled job ids: ${payload.slice(0, 200)}`));
-        },
-        onError,
-      });
+    watchCancels(onCancel, onError) {
+      return cancels.watch(db, onCancel, onError);
     },
     async undelivered() {
       return db.read<JobReport>(`SELECT ${REPORT_COLUMNS} FROM background_reports WHERE delivered_at IS NULL ORDER BY created_at, key`);

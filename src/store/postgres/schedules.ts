@@ -12,9 +12,8 @@ import {
   type TaskRow,
   type TaskRun,
 } from '../schedules.js';
-import { z } from 'zod';
 import type { Db } from './connection.js';
-import { jsonPayload } from './listener.js';
+import { cancelledIdsChannel } from './cancelledIds.js';
 
 // A firing is decided under its task row's lock (SELECT ... FOR UPDATE): two processes deciding
 // firings of one task run one after the other, and the second sees the first's run record (the
@@ -23,10 +22,8 @@ import { jsonPayload } from './listener.js';
 // bigint, read back as float8 so they arrive as numbers.
 
 // A committed cancel is announced on this channel (the ids of the runs it cancelled), so the
-// process running one stops its turn at once. NOTIFY payloads are short (8000 bytes): ids go in chunks.
-const CANCEL_CHANNEL = 'syndicate_task_run_cancels';
-const IDS_PER_NOTIFY = 100;
-const cancelledIds = jsonPayload(z.array(z.string()));
+// process running one stops its turn at once.
+const cancels = cancelledIdsChannel('syndicate_task_run_cancels', 'cancelled task run ids');
 
 const TASK_COLUMNS = `id, syndicate, name, cron, timezone, at::float8 AS at, message, session_id AS "sessionId", owner_kind AS "ownerKind",
   owner_id AS "ownerId", run_as AS "runAs", requested_by AS "requestedBy", origin, active, catch_up AS "catchUp", created_at::float8 AS "createdAt",
@@ -188,24 +185,12 @@ export function createPostgresSchedules(db: Db): ScheduleStore {
            WHERE status = 'running' AND (task_id = $1 OR session_id = $2) RETURNING ${RUN_COLUMNS}`,
           ['taskId' in which ? which.taskId : null, 'sessionId' in which ? which.sessionId : null, detail, now],
         );
-        // Delivered to the listeners when the transaction commits, and not at all if it rolls back.
-        for (let start = 0; start < rows.length; start += IDS_PER_NOTIFY) {
-          await client.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, JSON.stringify(rows.slice(start, start + IDS_PER_NOTIFY).map((run) => run.id))]);
-        }
+        await cancels.notify(client, rows.map((run) => run.id));
         return rows;
       });
     },
-    async watchCancels(onCancel, onError) {
-      return db.listen({
-        channel: CANCEL_CHANNEL,
-        onPayload(payload) {
-          const ids = cancelledIds.safeParse(payload);
-          // Only this store sends on the channel; anything else there is reported, not acted on.
-          if (ids.success) onCancel(ids.data);
-          else onError(new Error(`ignored a notification on ${CANCEL_CHANNEL} that is not a list of cancelled task run ids: ${payload.slice(0, 200)}`));
-        },
-        onError,
-      });
+    watchCancels(onCancel, onError) {
+      return cancels.watch(db, onCancel, onError);
     },
     async getRun(id) {
       return (await db.read<TaskRun>(`SELECT ${RUN_COLUMNS} FROM task_runs WHERE id = $1`, [id]))[0];
