@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +6,7 @@ import { firingKey, TASK_FIRINGS_QUEUE } from '../../src/scheduler/pgBoss/taskFi
 import { openStore } from '../../src/store/openStore.js';
 import type { TaskRun } from '../../src/store/schedules.js';
 import type { Store } from '../../src/store/store.js';
-import { startCli, tempDir, type LiveCli } from '../cli/cli.js';
+import { useServedFiles } from '../cli/serveFile.js';
 import { POSTGRES_TESTS, usePostgresCluster } from '../store/postgresCluster.js';
 import { scratchDir } from '../support/scratchDir.js';
 
@@ -17,18 +16,11 @@ import { scratchDir } from '../support/scratchDir.js';
 // the shared queue (pg-boss), as one completed job per firing.
 
 const cluster = POSTGRES_TESTS ? usePostgresCluster() : undefined;
-const live: LiveCli[] = [];
-const homes: Array<{ remove(): void }> = [];
 let reader: Store | undefined;
 
 afterEach(async () => {
-  for (const cli of live.splice(0)) {
-    if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-    await cli.result;
-  }
   await reader?.close();
   reader = undefined;
-  for (const home of homes.splice(0)) home.remove();
 });
 
 const SYNDICATE = [
@@ -44,16 +36,7 @@ const SYNDICATE = [
   '',
 ].join('\n');
 
-async function serve(db: string): Promise<LiveCli> {
-  const home = tempDir('serve-tasks');
-  homes.push(home);
-  const file = join(home.path, 'pulse.yaml');
-  writeFileSync(file, SYNDICATE);
-  const cli = startCli(['serve', file, '--offline', '--port', '0', '--db', db], { home: home.path });
-  live.push(cli);
-  await cli.waitForStdout('MCP:');
-  return cli;
-}
+const serve = useServedFiles('pulse.yaml', SYNDICATE);
 
 /** Polls the store (another process writes it) until `enough` runs have ended. */
 async function endedRuns(store: Store, enough: number): Promise<TaskRun[]> {

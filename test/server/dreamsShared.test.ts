@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineAgent, defineSyndicate } from '../../src/config/define.js';
@@ -11,7 +9,7 @@ import { runTurn } from '../../src/runtime/runTurn.js';
 import { openStore } from '../../src/store/openStore.js';
 import type { DreamRunRecord } from '../../src/store/backgroundJobs.js';
 import type { Store } from '../../src/store/store.js';
-import { startCli, tempDir, type LiveCli } from '../cli/cli.js';
+import { useServedFiles } from '../cli/serveFile.js';
 import { POSTGRES_TESTS, usePostgresCluster } from '../store/postgresCluster.js';
 
 // Two `syndicate serve` processes (the built CLI: npm run build first) on one PostgreSQL store,
@@ -22,18 +20,11 @@ import { POSTGRES_TESTS, usePostgresCluster } from '../store/postgresCluster.js'
 // after the first) cannot pass for the next firing's.
 
 const cluster = POSTGRES_TESTS ? usePostgresCluster() : undefined;
-const live: LiveCli[] = [];
-const homes: Array<{ remove(): void }> = [];
 let reader: Store | undefined;
 
 afterEach(async () => {
-  for (const cli of live.splice(0)) {
-    if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-    await cli.result;
-  }
   await reader?.close();
   reader = undefined;
-  for (const home of homes.splice(0)) home.remove();
 });
 
 const FIRING_S = 20;
@@ -55,16 +46,7 @@ const SYNDICATE = [
   '',
 ].join('\n');
 
-async function serve(db: string): Promise<LiveCli> {
-  const home = tempDir('serve-dreams');
-  homes.push(home);
-  const file = join(home.path, 'concierge.yaml');
-  writeFileSync(file, SYNDICATE);
-  const cli = startCli(['serve', file, '--offline', '--port', '0', '--db', db], { home: home.path });
-  live.push(cli);
-  await cli.waitForStdout('MCP:');
-  return cli;
-}
+const serve = useServedFiles('concierge.yaml', SYNDICATE);
 
 /** A conversation of alice's with the syndicate, written before any server starts. */
 async function aliceTalked(store: Store): Promise<void> {
