@@ -102,7 +102,7 @@ export function App() {
       <main>
         {loadError && <p class="failure">The syndicates could not be listed: {loadError}</p>}
         {syndicates && page === 'chat' && <ChatPage syndicates={syndicates} resumeId={argument} />}
-        {syndicates && page === 'sessions' && <SessionsPage syndicates={syndicates} />}
+        {page === 'sessions' && <SessionsPage />}
         {page === 'usage' && <UsagePage />}
         {page === 'memory' && <MemoryPage />}
         {syndicates && page === 'settings' && <SettingsPage syndicates={syndicates} />}
