@@ -59,6 +59,8 @@ export interface TestServerOptions {
   rateLimit?: RateLimit;
   /** The table the server costs calls with; the shipped one by default. */
   prices?: PriceTable;
+  /** The turn service, built as serverParts builds it from the server's context; none (idleTurns) by default. */
+  turns?: (context: ServerContext) => Promise<TurnService>;
 }
 
 export async function startTestServer(examples: string[] = ['council.yaml', 'triage.yaml'], options: TestServerOptions = {}): Promise<TestServer> {
@@ -69,13 +71,14 @@ export async function startTestServer(examples: string[] = ['council.yaml', 'tri
   const warn = (message: string) => void warnings.push(message);
   const registry = loadSyndicates([folder], { platform, warn, offline: true, debounceMs: 20 });
   const auth = options.auth ? await options.auth(platform) : tokenAuth();
+  const context: ServerContext = { platform, syndicates: registry, authenticate: auth.authenticate, warn };
   const server = await startServer({
     platform,
     syndicates: registry,
     auth,
-    routes: options.routes?.({ platform, syndicates: registry, authenticate: auth.authenticate, warn }),
+    routes: options.routes?.(context),
     rateLimit: options.rateLimit,
-    turns: idleTurns(),
+    turns: options.turns ? await options.turns(context) : idleTurns(),
     host: '127.0.0.1',
     port: 0,
     adminConfigured: false,
