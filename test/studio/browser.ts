@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { REPO_ROOT, startCli, type LiveCli } from '../cli/cli.js';
+import { waitingRoom } from '../cli/serveFile.js';
 import { IN_CI } from '../inCi.js';
 import { scratchDir } from '../support/scratchDir.js';
 
@@ -21,30 +22,6 @@ const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-ru
 
 export function launchBrowser(): Promise<BrowserContext> {
   return chromium.launchPersistentContext(scratchDir('chromium-profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 860 } });
-}
-
-/** A syndicate that waits as long as asked (an MCP tool that never answers) and asks the user a question. */
-function waitingRoom(folder: string): string {
-  const file = join(folder, 'waiting-room.yaml');
-  const server = join(REPO_ROOT, 'test', 'tools', 'mcp', 'fixtures', 'flakyServer.mjs');
-  writeFileSync(
-    file,
-    `syndicate_name: "Waiting Room"
-memory_system: "session-only"
-orchestrator:
-  name: "Receptionist"
-  model: "scripted"
-  instruction: "Wait when asked to; ask which city an offsite is in."
-  tools: [ask_user]
-  mcp_servers:
-    - { name: flaky, transport: stdio, command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(server)}] }
-  script:
-    - { match: "wait", tool_calls: [{ tool: flaky_hang, args: {} }], repeat: true }
-    - { match: "offsite", tool_calls: [{ tool: ask_user, args: { question: "Which city should the offsite be in?" } }], repeat: true }
-    - { match: "lisbon", reply: "Lisbon booked.", repeat: true }
-`,
-  );
-  return file;
 }
 
 export interface StudioServer {
