@@ -27,14 +27,17 @@ export function launchBrowser(): Promise<BrowserContext> {
 export interface StudioServer {
   url: string;
   live: LiveCli;
+  /** The waiting room's file, served beside the bundled examples (tests edit it). */
+  waitingRoom: string;
   stop(): Promise<void>;
 }
 
-/** `syndicate serve --offline` on port 0 with the bundled examples and the waiting room, the admin token set. */
-export async function startStudioServer(): Promise<StudioServer> {
+/** `syndicate serve --offline` on port 0 with the bundled examples and the waiting room, the admin token set, and `env`. */
+export async function startStudioServer(env: Record<string, string> = {}): Promise<StudioServer> {
   const home = scratchDir('studio-home');
   let stdout = '';
-  const live = startCli(['serve', '--offline', '--port', '0', join(REPO_ROOT, 'examples'), waitingRoom(home)], { home, env: { SYNDICATE_ADMIN_TOKEN: ADMIN_TOKEN } });
+  const room = waitingRoom(home);
+  const live = startCli(['serve', '--offline', '--port', '0', join(REPO_ROOT, 'examples'), room], { home, env: { SYNDICATE_ADMIN_TOKEN: ADMIN_TOKEN, ...env } });
   live.child.stdout!.on('data', (chunk: string) => (stdout += chunk));
   await live.waitForStdout('MCP:');
   const url = /Syndicate server at (http:\/\/\S+)/.exec(stdout)?.[1];
@@ -42,6 +45,7 @@ export async function startStudioServer(): Promise<StudioServer> {
   return {
     url,
     live,
+    waitingRoom: room,
     async stop() {
       if (live.child.exitCode === null) live.child.kill('SIGKILL');
       await live.result;

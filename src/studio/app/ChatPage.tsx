@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { reduceTree, type TurnTree } from '../tree/delegationTree.js';
 import { encodeId, getJson, request, sendJson, type StreamedEvent } from './api.js';
 import { Conversation } from './Conversation.js';
+import { LoadFailure } from './LoadFailure.js';
 import { callCost, sessionTitle } from './format.js';
 import type { SyndicateSummary } from './syndicates.js';
 import { loadTranscript } from './transcript.js';
@@ -119,6 +120,13 @@ export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummar
           {sessionId && <SessionLabel key={sessionId} id={sessionId} title={sessionTitle(turns[0]?.input)} />}
         </header>
         {usable.length === 0 && <p class="failure">No syndicate loads: see Settings for their errors.</p>}
+        {syndicates
+          .filter((entry) => entry.error !== null && (entry.id === syndicate || entry.agents.length === 0))
+          .map((entry) => (
+            <div class="failure" role="status" data-load-error={entry.id} key={entry.id}>
+              {entry.name}: <LoadFailure entry={entry} />
+            </div>
+          ))}
         <Conversation turns={turns} selected={selected === -1 ? turns.length - 1 : selected} onSelect={setSelected} />
         {error && <p class="failure" role="alert">{error}</p>}
         <form
