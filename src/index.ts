@@ -28,7 +28,7 @@ export type {
 export { compileSyndicate, type CompileOptions, type CompiledAgent, type CompiledSyndicate, type RemoteAgent, type RemoteAgentFactory } from './runtime/compileSyndicate.js';
 export type { AgentModel, ModelChoice } from './runtime/agentModel.js';
 export { runTurn, type RunTurnOptions } from './runtime/runTurn.js';
-export { TurnError, type TurnErrorCode } from './runtime/errors.js';
+export { CancelReason, TurnError, type TurnErrorCode } from './runtime/errors.js';
 export type { RetryPolicy } from './models/retry.js';
 export { ModelConfigError } from './models/errors.js';
 export { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';

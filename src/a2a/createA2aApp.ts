@@ -20,7 +20,7 @@ import { createPushSender, type VersionedPushStore } from './pushSender.js';
 import { createPushStore } from './pushStore.js';
 import { supportedJsonRpcVersionOnly } from './protocolVersion.js';
 import { rateLimitedWarning, warnOnStderr, type Warn } from './rateLimitedWarning.js';
-import { DEFAULT_RATE_LIMIT, createRateLimiter, type RateLimit } from './rateLimit.js';
+import { DEFAULT_RATE_LIMIT, createRateLimiter, rateGuards, type RateBucket, type RateLimit } from './rateLimit.js';
 import { SyndicateRequestHandler, type CancelFollowUp } from './requestHandler.js';
 import { cancelElsewhere } from './cancelElsewhere.js';
 import { isLegacyRequest, jsonRpcErrors, restErrors, refusePlain, type Refuse } from './refusals.js';
@@ -76,6 +76,8 @@ export interface A2aAppOptions {
   version: string;
   maxBodyBytes?: number;
   rateLimit?: RateLimit;
+  /** The buckets requests count against, shared with the host's other faces; by default one per address, at rateLimit. */
+  rateBuckets?: readonly RateBucket[];
   /** Which proxies may name the client (X-Forwarded-For) that rate limiting counts; none by default. */
   trustProxy?: TrustProxy;
   /** Which webhook addresses push notifications may go to (the SSRF guard's policy). */
@@ -211,9 +213,9 @@ export function createA2aApp(options: A2aAppOptions): A2aApp {
   // Express hashes every response body for an ETag; no A2A client sends If-None-Match to a POST.
   app.disable('etag');
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
-  // One limiter: a client's requests to every agent and endpoint share its bucket.
-  const limiter = createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
-  const admission: Admission = (refuse) => [...(options.loopbackOnly ? [loopbackOnly(refuse)] : []), limiter.guard(refuse)];
+  // One set of buckets: a client's requests to every agent and endpoint share its bucket.
+  const buckets = options.rateBuckets ?? [{ limiter: createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT) }];
+  const admission: Admission = (refuse) => [...(options.loopbackOnly ? [loopbackOnly(refuse)] : []), ...rateGuards(buckets, refuse)];
   const warn = options.warn ?? warnOnStderr;
   const shared: Shared = { admission, versionWarning: rateLimitedWarning(warn), pushWarning: rateLimitedWarning(warn) };
   const taskStores: BufferedTaskStore[] = [];

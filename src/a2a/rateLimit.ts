@@ -36,6 +36,17 @@ function addressOf(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
+/** A limiter and whose bucket a request counts against (the address when clientOf is absent). */
+export interface RateBucket {
+  limiter: RateLimiter;
+  clientOf?: (req: Request) => string | undefined;
+}
+
+/** The guards of each bucket, refusing in one endpoint's error shape. */
+export function rateGuards(buckets: readonly RateBucket[], refuse: Refuse): RequestHandler[] {
+  return buckets.map(({ limiter, clientOf }) => limiter.guard(refuse, clientOf));
+}
+
 export function createRateLimiter(limit: RateLimit, now: () => number = Date.now): RateLimiter {
   if (!(limit.perSecond > 0) || !(limit.burst >= 1)) throw new Error('rate limit: perSecond must be > 0 and burst >= 1');
   const buckets = new Map<string, Bucket>();

@@ -26,12 +26,20 @@ export interface ModelCallDetails {
   error?: string;
 }
 
+/**
+ * What an agent a turn hands work to is, as its syndicate declares it: a subagent, a whole syndicate
+ * mounted with yaml_reference, or a remote A2A agent (a2a_url). Carried by the events that start its
+ * run, so a face shows it without the syndicate file (which may have changed since). Absent on
+ * events stored before it was carried.
+ */
+export type DelegateKind = 'subagent' | 'syndicate' | 'remote';
+
 export type TurnEventBody =
   | { type: 'turn-start'; syndicate: string; input: string }
   /** 'continuation': the message answers a question the route asked at the end of the last turn. */
-  | { type: 'route'; route: string; reason: string; source: 'override' | 'classifier' | 'fallback' | 'continuation' }
+  | { type: 'route'; route: string; reason: string; source: 'override' | 'classifier' | 'fallback' | 'continuation'; kind?: DelegateKind }
   /** parentCallId (on these four): the execute_code call whose script made this call (code mode). */
-  | { type: 'delegation-start'; to: string; request: string; callId: string; parentCallId?: string }
+  | { type: 'delegation-start'; to: string; request: string; callId: string; kind?: DelegateKind; parentCallId?: string }
   | { type: 'delegation-end'; to: string; callId: string; output: string; isError: boolean; parentCallId?: string }
   | { type: 'tool-call'; tool: string; callId: string; input: unknown; parentCallId?: string }
   | { type: 'tool-result'; tool: string; callId: string; output: unknown; isError: boolean; parentCallId?: string }

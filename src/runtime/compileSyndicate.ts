@@ -23,6 +23,7 @@ import { createAgentMcpTools, type AgentMcpTools } from '../tools/mcp/agentMcpTo
 import { serverSpecsOf } from '../tools/mcp/serverSpec.js';
 import { mcpSettings, type McpClientSettings } from '../tools/mcp/settings.js';
 import type { AnyTool } from '../core/tool.js';
+import type { DelegateKind } from '../core/events.js';
 import { agentModel, DEFAULT_ROOT_MODEL, modelFamily, modelInheritedFrom, modelLabel, type AgentModel, type ModelChoice } from './agentModel.js';
 import { placedAgents, webSearchProblems } from './webSearchProblems.js';
 import { MEMORY_TOOL_NAMES, PRELOAD_MEMORY } from '../config/memoryTools.js';
@@ -61,6 +62,8 @@ export interface CompiledDispatch {
 
 export interface CompiledAgent {
   name: string;
+  /** What it is to the agent that hands it work (undefined on the root, which none does); the events that start its runs carry it. */
+  kind: DelegateKind | undefined;
   description: string;
   instruction: string;
   modelId: string;
@@ -231,6 +234,13 @@ function compileDispatch(config: DispatchConfig, subagents: ReadonlyMap<string, 
   };
 }
 
+/** A mounted syndicate's orchestrator is declared in the file yaml_reference names, not in its parent's. */
+function kindOf(agent: AgentDefinition, parent: AgentDefinition | undefined): DelegateKind | undefined {
+  if (parent === undefined) return undefined;
+  if (agent.remote) return 'remote';
+  return agent.file === parent.file ? 'subagent' : 'syndicate';
+}
+
 /** Throws SyndicateConfigError when an agent lists web_search on a model without native search, or xAI's search settings are wrong. */
 export function compileSyndicate(definition: SyndicateDefinition, options: CompileOptions = {}): CompiledSyndicate {
   const registry = options.tools ?? builtinTools;
@@ -261,14 +271,15 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
     return undefined;
   };
 
-  const compileAgent = (agent: AgentDefinition, inheritedModel: AgentModel): CompiledAgent => {
+  /** `parent`: the agent that hands it work; undefined for the root. */
+  const compileAgent = (agent: AgentDefinition, inheritedModel: AgentModel, parent?: AgentDefinition): CompiledAgent => {
     const chosen = agentModel(agent, inheritedModel, options);
     const modelId = modelLabel(chosen);
     const family = modelFamily(chosen);
     // Before the subagents, so that warnings come in tree order.
     const mapped = settingsFor(agent, family);
     warnings.push(...mapped.warnings.map((warning) => `Agent '${agent.name}': ${warning}`));
-    const subagents = new Map(agent.subagents.map((sub) => [sub.name, compileAgent(sub, modelInheritedFrom(agent, inheritedModel))]));
+    const subagents = new Map(agent.subagents.map((sub) => [sub.name, compileAgent(sub, modelInheritedFrom(agent, inheritedModel), agent)]));
     const tools = new Map<string, AnyTool>();
     const toolList: Array<LanguageModelV3FunctionTool | LanguageModelV3ProviderTool> = [];
     const memoryTools: string[] = [];
@@ -345,6 +356,7 @@ export function compileSyndicate(definition: SyndicateDefinition, options: Compi
         ];
     const compiled: CompiledAgent = {
       name: agent.name,
+      kind: kindOf(agent, parent),
       description: agent.description,
       instruction: [globalInstruction, agent.instruction, skills.length > 0 ? skillCatalog(skills) : undefined].filter(Boolean).join('\n\n'),
       modelId,

@@ -6,6 +6,14 @@ import { UserInputRequired } from '../tools/builtin/askUser.js';
 
 export type TurnErrorCode = 'max_steps' | 'output_schema' | 'deadline';
 
+/**
+ * Why a turn was cancelled, given as the reason of the AbortSignal that cancels it: the turn ends
+ * cancelled, its error saying why (a server shutting down, a newer message interrupting it).
+ */
+export class CancelReason extends Error {
+  override readonly name = 'CancelReason';
+}
+
 export class TurnError extends Error {
   override readonly name = 'TurnError';
   constructor(

@@ -24,7 +24,7 @@ async function delegate(turn: TurnContext, parent: CompiledAgent, sub: CompiledA
     return { isError: true, output: `To consult ${sub.name}, call it with {"request": "<what you need>"}.` };
   }
   const parentCallId = nesting(call);
-  turn.emit(parent.name, depth, { type: 'delegation-start', to: sub.name, request, callId: call.toolCallId, ...parentCallId });
+  turn.emit(parent.name, depth, { type: 'delegation-start', to: sub.name, request, callId: call.toolCallId, kind: sub.kind, ...parentCallId });
   try {
     // Parallel calls of one subagent are told apart by their delegation's id (telemetry needs it).
     const output = await runSubagent(delegatedContext(turn, call.toolCallId), sub, request, depth + 1);

@@ -129,6 +129,6 @@ export async function runDispatch(
     continuation(turn, agent) ??
     routeOverride(dispatch, input) ??
     (dispatch.router ? await routeByEmbedding(turn, dispatch, dispatch.router, agent, input) : await classify(turn, agent, dispatch, input, depth));
-  turn.emit(agent.name, depth, { type: 'route', route: choice.agent.name, reason: choice.reason, source: choice.source });
+  turn.emit(agent.name, depth, { type: 'route', route: choice.agent.name, reason: choice.reason, source: choice.source, kind: choice.agent.kind });
   return runSpecialist(turn, choice.agent, input, depth + 1);
 }

@@ -4,7 +4,7 @@ import { retryPolicyOf, type RetryPolicy } from '../models/retry.js';
 import type { AppendOptions, Store } from '../store/store.js';
 import type { CompiledSyndicate } from './compileSyndicate.js';
 import { errorMessage } from '../core/errors.js';
-import { TurnError } from './errors.js';
+import { CancelReason, TurnError } from './errors.js';
 import { isPersisted, type TurnEvent, type TurnEventBody, type TurnObserver, type TurnStatus } from '../core/events.js';
 import { createEventChannel } from './eventChannel.js';
 import { checkDeadline, deadlineError, turnSignal } from './deadline.js';
@@ -67,6 +67,12 @@ export function runTurn(syndicate: CompiledSyndicate, options: RunTurnOptions): 
   const push = (event: TurnEvent): void => channel.push(event);
   void executeTurn(syndicate, options, options.observers?.length ? observed(options.observers, push) : push).finally(() => channel.close());
   return channel;
+}
+
+/** A cancelled turn's error: why, when whoever cancelled it said so (a CancelReason). */
+function cancelledMessage(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof CancelReason ? `the turn was cancelled: ${reason.message}` : 'the turn was cancelled';
 }
 
 function observed(observers: readonly TurnObserver[], push: (event: TurnEvent) => void): (event: TurnEvent) => void {
@@ -182,7 +188,7 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
       const error = deadline ?? caught;
       const cancelled = signal.aborted && deadline === undefined;
       status = cancelled ? 'cancelled' : 'failed';
-      failure = cancelled ? 'the turn was cancelled' : errorMessage(error);
+      failure = cancelled ? cancelledMessage(signal) : errorMessage(error);
       const code = cancelled ? 'cancelled' : error instanceof TurnError ? error.code : error instanceof ModelConfigError ? 'model_config' : 'model_error';
       turn.emit(root.name, 0, { type: 'error', message: failure, code });
     }

@@ -22,6 +22,7 @@ export interface LoadedSyndicate {
 
 /** Why the file's latest version did not load; the previous version (if any) keeps running. */
 export interface LoadFailure {
+  /** What is wrong, one issue a line, each starting with its file (and line:col when known). */
   message: string;
   file: string;
   line?: number;

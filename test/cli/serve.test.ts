@@ -1,8 +1,12 @@
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { readOwnEvents, type OwnMessage } from '../server/turns/harness.js';
 import { runCli, startCli, tempDir, type LiveCli } from './cli.js';
+import { waitingRoom } from './serveFile.js';
 
 // `syndicate serve` as a process (the built CLI): it serves the bundled examples by default,
-// prints its URL, answers health checks, and exits cleanly on SIGTERM.
+// prints its URL, answers health checks, and shuts down gracefully on SIGTERM.
 
 let home: { path: string; remove: () => void };
 let live: LiveCli | undefined;
@@ -40,6 +44,49 @@ describe('syndicate serve', () => {
     live.child.kill('SIGTERM');
     const result = await live.result;
     expect(result.code).toBe(0);
+  });
+
+  it('listens on 127.0.0.1:7700 unless told otherwise, and lets running turns finish for 10 s on SIGTERM', async () => {
+    const result = await runCli(['serve', '--help'], { home: home.path });
+
+    expect(result.stdout).toMatch(/--host <host>\s+address to listen on \(default: "127\.0\.0\.1"\)/);
+    expect(result.stdout).toMatch(/--port <port>[^\n]*\(default: "7700"\)/);
+    expect(result.stdout).toMatch(/--grace <duration>[\s\S]*?\(default: "10s"\)/);
+  });
+
+  it('on SIGTERM gives a running turn the grace period, then cancels it, stored as interrupted by the shutdown', async () => {
+    const token = 'a-long-admin-token-for-tests';
+    const db = join(home.path, 'serve.db');
+    let stdout = '';
+    live = startCli(['serve', waitingRoom(home.path), '--offline', '--port', '0', '--db', db, '--grace', '200ms'], { home: home.path, env: { SYNDICATE_ADMIN_TOKEN: token } });
+    live.child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+    await live.waitForStdout('MCP:');
+    const turn = await fetch(`${urlIn(stdout)}/api/v1/turns`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ syndicate: 'waiting-room', message: 'Please wait' }),
+    });
+    const events = readOwnEvents(turn);
+    // Read by hand: a for-await that breaks would close the stream.
+    for (let next = await events.next(); next.value?.data.type !== 'tool-call'; next = await events.next()) {
+      if (next.done) throw new Error('the turn ended before it called the tool that waits');
+    }
+
+    live.child.kill('SIGTERM');
+    const rest: OwnMessage[] = [];
+    for await (const message of events) rest.push(message);
+    const result = await live.result;
+
+    const end = { type: 'turn-end', status: 'cancelled', error: expect.stringContaining('interrupted: the server shut down, and the turn did not finish within the 200 ms grace period') };
+    expect(rest.at(-1)?.data).toMatchObject(end);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('0 turn(s) finished, 1 interrupted.');
+    const store = openSqliteStore(db);
+    try {
+      expect((await store.readEvents(turn.headers.get('x-session-id')!)).at(-1)?.event).toMatchObject(end);
+    } finally {
+      await store.close();
+    }
   });
 
   it('gives the admin token API access', async () => {

@@ -1,10 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { startCli, tempDir, type LiveCli } from './cli.js';
+import { REPO_ROOT, startCli, tempDir, type LiveCli } from './cli.js';
 
 // `syndicate serve` processes (the built CLI) serving one syndicate file offline on a free port,
 // each in a home of its own; every one still running is killed, and its home removed, after each test.
+// And the waiting room, a syndicate whose turns wait as long as a test needs.
 
 /** Starts `serve <file> --db <db>` with `yaml` as the file; resolves once the server listens. */
 export function useServedFiles(fileName: string, yaml: string): (db: string) => Promise<LiveCli> {
@@ -27,4 +28,31 @@ export function useServedFiles(fileName: string, yaml: string): (db: string) => 
     await cli.waitForStdout('MCP:');
     return cli;
   };
+}
+
+/**
+ * Writes waiting-room.yaml into `folder`: a syndicate that waits as long as asked ("wait": an MCP
+ * tool that never answers) and asks the user a question ("offsite"), answered by "Lisbon".
+ */
+export function waitingRoom(folder: string): string {
+  const file = join(folder, 'waiting-room.yaml');
+  const server = join(REPO_ROOT, 'test', 'tools', 'mcp', 'fixtures', 'flakyServer.mjs');
+  writeFileSync(
+    file,
+    `syndicate_name: "Waiting Room"
+memory_system: "session-only"
+orchestrator:
+  name: "Receptionist"
+  model: "scripted"
+  instruction: "Wait when asked to; ask which city an offsite is in."
+  tools: [ask_user]
+  mcp_servers:
+    - { name: flaky, transport: stdio, command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(server)}] }
+  script:
+    - { match: "wait", tool_calls: [{ tool: flaky_hang, args: {} }], repeat: true }
+    - { match: "offsite", tool_calls: [{ tool: ask_user, args: { question: "Which city should the offsite be in?" } }], repeat: true }
+    - { match: "lisbon", reply: "Lisbon booked.", repeat: true }
+`,
+  );
+  return file;
 }

@@ -1,5 +1,10 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadSyndicate } from '../../src/config/loadSyndicate.js';
+import { compileSyndicate } from '../../src/runtime/compileSyndicate.js';
 import { agent, collect, compile, ofType, recordCalls, turnEnd, type ModelCall } from './fixtures.js';
+
+const EXAMPLES = join(import.meta.dirname, '../../examples');
 
 const council = agent('Moderator', { subagents: [agent('Advocate'), agent('Skeptic')] });
 
@@ -31,6 +36,22 @@ describe('delegation', () => {
     const advocateMessage = ofType(events, 'message').find((e) => e.agent === 'Advocate');
     expect(advocateMessage?.depth).toBe(2);
     expect(ofType(events, 'delegation-start').map((e) => `${e.agent}->${e.to}`)).toEqual(['Chair->Council', 'Council->Advocate']);
+  });
+
+  it('says what each delegation goes to: a syndicate mounted with yaml_reference, a subagent of it, or a remote A2A agent', async () => {
+    const boardroom = compileSyndicate(loadSyndicate(join(EXAMPLES, 'boardroom.yaml')), { offline: true });
+    const remote = compile(agent('Chair', { subagents: [agent('Weather', { description: 'Forecasts.', instruction: '', remote: { cardUrl: 'https://weather.example.com', authEnv: undefined } })] }));
+
+    const mounted = await collect(boardroom, { input: 'A three-day offsite in Lisbon for 4,800.' });
+    const called = await collect(remote, { input: 'Weather in Lyon?' });
+
+    expect(ofType(mounted, 'delegation-start').map((e) => [e.to, e.kind])).toEqual([
+      ['Council', 'syndicate'],
+      ['Advocate', 'subagent'],
+      ['Skeptic', 'subagent'],
+      ['Treasurer', 'syndicate'],
+    ]);
+    expect(ofType(called, 'delegation-start').map((e) => [e.to, e.kind])).toEqual([['Weather', 'remote']]);
   });
 
   it('returns the last delegated answer with a warning when the orchestrator ends empty', async () => {

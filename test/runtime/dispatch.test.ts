@@ -37,7 +37,7 @@ describe('plan-dispatch', () => {
 
     const events = await collect(compile(root, { resolveModel: recordCalls(calls) }), { input: 'I want a REFUND now' });
 
-    expect(ofType(events, 'route')[0]).toMatchObject({ route: 'Billing', reason: 'mentions a refund', source: 'override' });
+    expect(ofType(events, 'route')[0]).toMatchObject({ route: 'Billing', reason: 'mentions a refund', source: 'override', kind: 'subagent' });
     expect(calls.map((c) => c.agent)).toEqual(['Billing']);
   });
 

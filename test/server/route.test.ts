@@ -11,6 +11,8 @@ import { tokenAuth } from './serverFixture.js';
 // name no internals, and the OpenAPI 3.1 document generated from the same declarations.
 
 const warnings: string[] = [];
+/** The ids the create handler was reached with: a refused request must not get there. */
+const made: string[] = [];
 
 const routes: AnyRoute[] = [
   defineRoute({
@@ -22,9 +24,13 @@ const routes: AnyRoute[] = [
     access: 'member',
     params: z.object({ id: z.string().regex(/^[a-z]+$/) }),
     query: z.object({ dryRun: z.enum(['true', 'false']).optional().describe('Only check') }),
-    body: z.object({ name: z.string(), tags: z.array(z.string().min(1)).max(3) }),
+    body: z.strictObject({ name: z.string(), tags: z.array(z.string().min(1)).max(3) }),
+    headers: z.object({ 'x-request-priority': z.coerce.number().int().min(1).max(5).optional().describe('How urgent') }),
     responses: { 201: { description: 'Made', schema: z.object({ id: z.string(), name: z.string() }) } },
-    handle: async ({ params, body }) => json({ id: params.id, name: body.name }, 201),
+    handle: async ({ params, body, headers }) => {
+      made.push(params.id);
+      return json({ id: params.id, name: body.name, priority: headers['x-request-priority'] ?? null }, 201);
+    },
   }),
   defineRoute({
     method: 'get',
@@ -79,15 +85,56 @@ afterAll(async () => {
 });
 
 function call(path: string, init: RequestInit & { key?: string } = {}): Promise<Response> {
-  const { key = 'alice-key', ...rest } = init;
-  return fetch(`${base}${path}`, { ...rest, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
+  const { key = 'alice-key', headers, ...rest } = init;
+  return fetch(`${base}${path}`, { ...rest, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(headers as Record<string, string> | undefined) } });
+}
+
+async function pointers(response: Response): Promise<string[]> {
+  return ((await response.json()) as { errors: Array<{ pointer: string }> }).errors.map((error) => error.pointer);
 }
 
 describe('mountRoutes', () => {
   it('passes parsed input to the handler', async () => {
     const response = await call('/things/abc', { method: 'POST', body: JSON.stringify({ name: 'n', tags: [] }) });
     expect(response.status).toBe(201);
-    expect(await response.json()).toStrictEqual({ id: 'abc', name: 'n' });
+    expect(await response.json()).toStrictEqual({ id: 'abc', name: 'n', priority: null });
+  });
+
+  it('passes the headers the route declares, parsed', async () => {
+    const response = await call('/things/abc', { method: 'POST', headers: { 'x-request-priority': '2' }, body: JSON.stringify({ name: 'n', tags: [] }) });
+    expect(await response.json()).toMatchObject({ priority: 2 });
+  });
+
+  it('names a header at fault, and does not run the handler', async () => {
+    const response = await call('/things/badheader', { method: 'POST', headers: { 'x-request-priority': 'urgent' }, body: JSON.stringify({ name: 'n', tags: [] }) });
+    expect(response.status).toBe(400);
+    expect(await pointers(response)).toStrictEqual(['#/headers/x-request-priority']);
+    expect(made).not.toContain('badheader');
+  });
+
+  it('answers a body that is not JSON with a 415 saying to send JSON, and does not run the handler', async () => {
+    const response = await call('/things/form', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=n' });
+    expect(response.status).toBe(415);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    expect(((await response.json()) as { detail: string }).detail).toContain('Content-Type: application/json');
+    expect(made).not.toContain('form');
+  });
+
+  it('names a body field the route does not take, with the ones it does, and does not run the handler', async () => {
+    const response = await call('/things/typo', { method: 'POST', body: JSON.stringify({ name: 'n', tags: [], tagz: ['x'] }) });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { detail: string; errors: Array<{ pointer: string }> };
+    expect(body.errors.map((error) => error.pointer)).toStrictEqual(['#/body/tagz']);
+    expect(body.detail).toBe('body.tagz: not a field of this request (it takes name, tags): remove it or check its spelling');
+    expect(made).not.toContain('typo');
+  });
+
+  it('names a query parameter the route does not declare, so a misspelt one is not ignored', async () => {
+    const response = await call('/things/abc?dryrun=true', { method: 'POST', body: JSON.stringify({ name: 'n', tags: [] }) });
+    const none = await call('/things/abc?verbose=1');
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { detail: string }).detail).toBe('query.dryrun: not a query parameter of this request (it takes dryRun): remove it or check its spelling');
+    expect(await pointers(none)).toStrictEqual(['#/query/verbose']);
   });
 
   it('names the body field at fault with a JSON pointer', async () => {
@@ -161,17 +208,18 @@ describe('openApiDocument', () => {
     expect(ids.sort()).toStrictEqual(['createThing', 'deleteThing', 'getThing', 'ping']);
   });
 
-  it('declares path parameters as required and optional query parameters as not', () => {
+  it('declares path parameters as required, and optional query parameters and headers as not', () => {
     const parameters = document.paths['/things/{id}']!.post!.parameters;
     expect(parameters.map(({ name, in: where, required }) => ({ name, where, required }))).toStrictEqual([
       { name: 'id', where: 'path', required: true },
       { name: 'dryRun', where: 'query', required: false },
+      { name: 'x-request-priority', where: 'header', required: false },
     ]);
   });
 
-  it('describes the request body from its zod schema', () => {
+  it('describes the request body from its zod schema, unknown fields refused', () => {
     const body = document.paths['/things/{id}']!.post!.requestBody!;
-    expect(body.content['application/json']!.schema.required).toStrictEqual(['name', 'tags']);
+    expect(body.content['application/json']!.schema).toMatchObject({ required: ['name', 'tags'], additionalProperties: false });
   });
 
   it('refers every operation’s errors to the Problem schema, and marks public routes as needing no credentials', () => {

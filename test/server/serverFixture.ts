@@ -1,4 +1,4 @@
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Request } from 'express';
 import type { RateLimit } from '../../src/a2a/rateLimit.js';
@@ -51,6 +51,8 @@ export interface TestServer {
 }
 
 export interface TestServerOptions {
+  /** More syndicate files to serve, by file name, written beside the examples before the server starts. */
+  files?: Record<string, string>;
   /** The real auth service, built on the server's platform; tokenAuth() by default. */
   auth?: (platform: Platform) => Promise<AuthService>;
   /** More routes, built as serverParts builds them from the server's context. */
@@ -59,23 +61,27 @@ export interface TestServerOptions {
   rateLimit?: RateLimit;
   /** The table the server costs calls with; the shipped one by default. */
   prices?: PriceTable;
+  /** The turn service, built as serverParts builds it from the server's context; none (idleTurns) by default. */
+  turns?: (context: ServerContext) => Promise<TurnService>;
 }
 
 export async function startTestServer(examples: string[] = ['council.yaml', 'triage.yaml'], options: TestServerOptions = {}): Promise<TestServer> {
   const folder = scratchDir('server');
   for (const name of examples) copyFileSync(join(EXAMPLES, name), join(folder, name));
+  for (const [name, yaml] of Object.entries(options.files ?? {})) writeFileSync(join(folder, name), yaml);
   const platform = await createPlatform({ store: join(folder, 'syndicate.db'), env: {} });
   const warnings: string[] = [];
   const warn = (message: string) => void warnings.push(message);
   const registry = loadSyndicates([folder], { platform, warn, offline: true, debounceMs: 20 });
   const auth = options.auth ? await options.auth(platform) : tokenAuth();
+  const context: ServerContext = { platform, syndicates: registry, authenticate: auth.authenticate, warn };
   const server = await startServer({
     platform,
     syndicates: registry,
     auth,
-    routes: options.routes?.({ platform, syndicates: registry, authenticate: auth.authenticate, warn }),
+    routes: options.routes?.(context),
     rateLimit: options.rateLimit,
-    turns: idleTurns(),
+    turns: options.turns ? await options.turns(context) : idleTurns(),
     host: '127.0.0.1',
     port: 0,
     adminConfigured: false,

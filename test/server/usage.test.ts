@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from './serverFixture.js';
 // their own sessions, an admin every call.
 
 let t: TestServer;
+const OLD_CALL = Date.UTC(2020, 0, 1, 12);
 
 function row(overrides: Partial<UsageRow>): UsageRow {
   return {
@@ -34,7 +35,7 @@ beforeAll(async () => {
     row({}),
     row({ agent: 'Advocate', turnId: 'turn-1' }),
     row({ sessionId: 'api:bob:one', turnId: 'turn-2', inputTokens: 5_000 }),
-    row({ at: Date.UTC(2020, 0, 1), sessionId: 'api:alice:old', turnId: 'turn-0' }),
+    row({ at: OLD_CALL, sessionId: 'api:alice:old', turnId: 'turn-0' }),
   ]);
 });
 
@@ -54,6 +55,21 @@ describe('GET /usage', () => {
     ]);
     expect(body.total.inputTokens).toBe(2_000);
     expect(body.total.costUsd).toBeGreaterThan(0);
+  });
+
+  it("groups a member's own calls by model, day and turn too, each group with its cost", async () => {
+    const by = async (grouping: string) => (await (await t.api(`/usage?by=${grouping}`)).json()) as Usage;
+    const [model, day, turn] = await Promise.all([by('model'), by('day'), by('turn')]);
+    // Days are local calendar days, as `syndicate usage` shows them.
+    const localDay = (ms: number) => new Date(ms).toLocaleDateString('sv-SE');
+
+    expect(model.rows.map((r) => [r.key, r.calls])).toStrictEqual([[expect.stringContaining('claude-sonnet-4-5'), 3]]);
+    expect(day.rows.map((r) => [r.key, r.calls]).sort()).toStrictEqual([[localDay(OLD_CALL), 1], [localDay(Date.now()), 2]]);
+    expect(turn.rows.map((r) => [r.key, r.calls]).sort()).toStrictEqual([['turn-0', 1], ['turn-1', 2]]);
+    for (const grouping of [model, day, turn]) {
+      expect(grouping.rows.every((r) => r.costUsd !== null && r.costUsd > 0)).toBe(true);
+      expect(grouping.total).toMatchObject({ calls: 3, inputTokens: 3_000 });
+    }
   });
 
   it('shows an admin every call', async () => {

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { REPO_ROOT, startCli, type LiveCli } from '../cli/cli.js';
+import { waitingRoom } from '../cli/serveFile.js';
 import { IN_CI } from '../inCi.js';
 import { scratchDir } from '../support/scratchDir.js';
 
@@ -23,41 +24,20 @@ export function launchBrowser(): Promise<BrowserContext> {
   return chromium.launchPersistentContext(scratchDir('chromium-profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 860 } });
 }
 
-/** A syndicate that waits as long as asked (an MCP tool that never answers) and asks the user a question. */
-function waitingRoom(folder: string): string {
-  const file = join(folder, 'waiting-room.yaml');
-  const server = join(REPO_ROOT, 'test', 'tools', 'mcp', 'fixtures', 'flakyServer.mjs');
-  writeFileSync(
-    file,
-    `syndicate_name: "Waiting Room"
-memory_system: "session-only"
-orchestrator:
-  name: "Receptionist"
-  model: "scripted"
-  instruction: "Wait when asked to; ask which city an offsite is in."
-  tools: [ask_user]
-  mcp_servers:
-    - { name: flaky, transport: stdio, command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(server)}] }
-  script:
-    - { match: "wait", tool_calls: [{ tool: flaky_hang, args: {} }], repeat: true }
-    - { match: "offsite", tool_calls: [{ tool: ask_user, args: { question: "Which city should the offsite be in?" } }], repeat: true }
-    - { match: "lisbon", reply: "Lisbon booked.", repeat: true }
-`,
-  );
-  return file;
-}
-
 export interface StudioServer {
   url: string;
   live: LiveCli;
+  /** The waiting room's file, served beside the bundled examples (tests edit it). */
+  waitingRoom: string;
   stop(): Promise<void>;
 }
 
-/** `syndicate serve --offline` on port 0 with the bundled examples and the waiting room, the admin token set. */
-export async function startStudioServer(): Promise<StudioServer> {
+/** `syndicate serve --offline` on port 0 with the bundled examples and the waiting room, the admin token set, and `env`. */
+export async function startStudioServer(env: Record<string, string> = {}): Promise<StudioServer> {
   const home = scratchDir('studio-home');
   let stdout = '';
-  const live = startCli(['serve', '--offline', '--port', '0', join(REPO_ROOT, 'examples'), waitingRoom(home)], { home, env: { SYNDICATE_ADMIN_TOKEN: ADMIN_TOKEN } });
+  const room = waitingRoom(home);
+  const live = startCli(['serve', '--offline', '--port', '0', join(REPO_ROOT, 'examples'), room], { home, env: { SYNDICATE_ADMIN_TOKEN: ADMIN_TOKEN, ...env } });
   live.child.stdout!.on('data', (chunk: string) => (stdout += chunk));
   await live.waitForStdout('MCP:');
   const url = /Syndicate server at (http:\/\/\S+)/.exec(stdout)?.[1];
@@ -65,6 +45,7 @@ export async function startStudioServer(): Promise<StudioServer> {
   return {
     url,
     live,
+    waitingRoom: room,
     async stop() {
       if (live.child.exitCode === null) live.child.kill('SIGKILL');
       await live.result;

@@ -96,17 +96,25 @@ describe('the delegation tree', () => {
     expect(tree.nodes.c2).toMatchObject({ request: 'second', messages: ['two'], status: 'completed' });
   });
 
-  it('marks nested syndicates and remote agents as the syndicate describes them', () => {
-    const tree = fold(
-      [
-        event('Lead', { type: 'turn-start', syndicate: 'S', input: 'go' }),
-        event('Lead', { type: 'delegation-start', to: 'Partner', request: 'ask them', callId: 'c1' }),
-        event('Lead', { type: 'delegation-start', to: 'Board', request: 'ask the board', callId: 'c2' }),
-      ],
-      { kinds: { Partner: 'remote', Board: 'syndicate' } },
-    );
+  it('marks nested syndicates and remote agents as their delegations say, and a delegation stored without its kind as a subagent', () => {
+    const tree = fold([
+      event('Lead', { type: 'turn-start', syndicate: 'S', input: 'go' }),
+      event('Lead', { type: 'delegation-start', to: 'Partner', request: 'ask them', callId: 'c1', kind: 'remote' }),
+      event('Lead', { type: 'delegation-start', to: 'Board', request: 'ask the board', callId: 'c2', kind: 'syndicate' }),
+      event('Board', { type: 'delegation-start', to: 'Member', request: 'weigh in', callId: 'c3', kind: 'subagent' }, { depth: 1, delegationId: 'c2' }),
+      event('Lead', { type: 'delegation-start', to: 'Scribe', request: 'note it', callId: 'c4' }),
+    ]);
 
-    expect(shape(tree)).toEqual(['Lead orchestrator running', '  Partner remote running', '  Board syndicate running']);
+    expect(shape(tree)).toEqual(['Lead orchestrator running', '  Partner remote running', '  Board syndicate running', '    Member subagent running', '  Scribe subagent running']);
+  });
+
+  it('marks the specialist a route picked as its route event says', () => {
+    const tree = fold([
+      event('Desk', { type: 'turn-start', syndicate: 'S', input: 'my invoice' }),
+      event('Desk', { type: 'route', route: 'Billing', reason: 'invoice', source: 'classifier', kind: 'remote' }),
+    ]);
+
+    expect(shape(tree)).toEqual(['Desk orchestrator running', '  Billing remote running']);
   });
 
   it('gives every node still running the status the turn ended with when it is cancelled', () => {

@@ -1,9 +1,22 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
+import { scratchDir } from '../support/scratchDir.js';
 import { ADMIN_TOKEN, HAVE_CHROMIUM, launchBrowser, rememberForAdmin, screenshot, startStudioServer, writeDocumentForAdmin, type StudioServer } from './browser.js';
 
 // The studio as a user meets it: signed in from the console's link, chatting with the council
 // while its delegation tree fills in, cancelling a turn that would never end, answering a question.
+
+/** The server's SYNDICATE_PRICES give the scripted model a price (USD per million tokens), so costs show. */
+const SCRIPTED_PRICE = { input: 1000, output: 2000 };
+
+type StoredEvents = { events: Array<{ seq: number; event: { type: string; agent: string; delegationId?: string; inputTokens?: number; outputTokens?: number; output?: string; input?: string } }> };
+
+async function storedEvents(sessionId: string): Promise<StoredEvents['events']> {
+  const response = await fetch(`${server.url}/api/v1/sessions/${encodeURIComponent(sessionId)}/events?limit=10000`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  return ((await response.json()) as StoredEvents).events;
+}
 
 let server: StudioServer;
 let browser: BrowserContext;
@@ -11,7 +24,9 @@ let page: Page;
 
 describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
   beforeAll(async () => {
-    server = await startStudioServer();
+    const prices = join(scratchDir('studio-prices'), 'prices.json');
+    writeFileSync(prices, JSON.stringify({ providers: { scripted: { '*': SCRIPTED_PRICE } } }));
+    server = await startStudioServer({ SYNDICATE_PRICES: prices });
     browser = await launchBrowser();
     page = await browser.newPage();
     // Under the test's own timeout, so a failure names the element that never showed.
@@ -50,11 +65,37 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await screenshot(page, 'council');
   });
 
+  it("costs each node's calls with the server's price table", async () => {
+    const sessionId = (await page.locator('.chat .session-title').getAttribute('title'))!;
+    const calls = (await storedEvents(sessionId)).map((row) => row.event).filter((event) => event.type === 'usage' && event.agent === 'Moderator' && event.delegationId === undefined);
+    const cost = calls.reduce((sum, call) => sum + (call.inputTokens! * SCRIPTED_PRICE.input + call.outputTokens! * SCRIPTED_PRICE.output) / 1_000_000, 0);
+
+    const figures = await page.locator('.node[data-agent="Moderator"] > details > summary .figures').innerText();
+
+    expect(cost).toBeGreaterThan(0.01);
+    expect(figures).toContain(`$${cost.toFixed(2)}`);
+  });
+
   it('names the chat after its first message and keeps the session id in the tooltip', async () => {
     const title = page.locator('.chat .session-title');
 
     expect((await title.innerText()).trim()).toBe('Should we adopt a four-day week?');
     expect(await title.getAttribute('title')).toMatch(/^api:admin:/);
+  });
+
+  it('marks the syndicates a boardroom mounts as nested syndicates, and their own agents as subagents', async () => {
+    await page.reload();
+    await send('boardroom', 'Proposal: a two-day offsite in Porto for 8 people on a 3,000 budget.');
+
+    await page.locator('.turn[data-status="completed"] .answer').waitFor();
+    // Completed nodes are folded: their badges are read whether shown or not.
+    const kindOf = (agent: string) => page.locator(`.node[data-agent="${agent}"] > details > summary .badge`).first().textContent();
+    expect(await kindOf('Chair')).toBe('orchestrator');
+    expect(await kindOf('Council')).toBe('nested syndicate');
+    expect(await kindOf('Treasurer')).toBe('nested syndicate');
+    expect(await kindOf('Advocate')).toBe('subagent');
+    expect(await page.locator('.node[data-agent="Council"] .node[data-agent="Advocate"]').count()).toBe(1);
+    await screenshot(page, 'boardroom');
   });
 
   it('picks a dropped stream up again after the last event it had, and shows the answer once', async () => {
@@ -77,8 +118,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
       await page.unroute('**/api/v1/turns');
     }
     const sessionId = await page.locator('.chat .session-title').getAttribute('title');
-    const stored = await fetch(`${server.url}/api/v1/sessions/${encodeURIComponent(sessionId!)}/events?limit=10000`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-    const events = ((await stored.json()) as { events: Array<{ seq: number; event: { type: string; output?: string } }> }).events;
+    const events = await storedEvents(sessionId!);
     const delegated = events.find((row) => row.event.type === 'delegation-start')!;
     expect(resumed).toEqual([String(delegated.seq)]);
     expect(await page.locator('.chat .node[data-agent="Advocate"][data-status="completed"]').count()).toBe(1);
@@ -136,8 +176,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
 
     await expect.poll(() => page.locator('.turn[data-status="completed"]').count()).toBe(2);
     const sessionId = await page.locator('.chat .session-title').getAttribute('title');
-    const stored = await fetch(`${server.url}/api/v1/sessions/${encodeURIComponent(sessionId!)}/events?limit=10000`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-    const inputs = ((await stored.json()) as { events: Array<{ event: { type: string; input?: string } }> }).events.filter((row) => row.event.type === 'turn-start').map((row) => row.event.input);
+    const inputs = (await storedEvents(sessionId!)).filter((row) => row.event.type === 'turn-start').map((row) => row.event.input);
     expect(inputs).toEqual([first, 'And a three-day week?']);
     await screenshot(page, 'continued');
   });
@@ -187,7 +226,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await page.goto(`${server.url}/#/usage`);
 
     await page.locator('[data-chart="By day"] canvas').waitFor();
-    await page.locator('[data-usage="agent"] td', { hasText: 'Advocate' }).waitFor();
+    await page.locator('[data-usage="agent"] td', { hasText: 'Advocate (Council)' }).waitFor();
     await page.locator('[data-usage="model"] td', { hasText: 'scripted' }).waitFor();
     await screenshot(page, 'usage');
   });
@@ -279,6 +318,36 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await page.locator('[data-link="notes/trips/porto.md -> notes/trips/faro.md"]', { hasText: 'missing' }).waitFor();
     expect(await page.locator('.link-graph svg g[data-node]').count()).toBe(3);
     await screenshot(page, 'link-graph');
+  });
+
+  it("shows an invalid edit of a syndicate file with its file:line:col in the settings and the chat, while its previous version still answers", async () => {
+    const original = readFileSync(server.waitingRoom, 'utf8');
+    writeFileSync(server.waitingRoom, original.replace('  tools: [ask_user]', '  tools: [ask_user]\n  colour: "blue"'));
+    try {
+      await page.goto(`${server.url}/#/settings`);
+      // The file reloads a moment after it changes: the page lists the syndicates again on each visit.
+      await expect.poll(async () => {
+        await page.goto(`${server.url}/#/usage`);
+        await page.goto(`${server.url}/#/settings`);
+        return page.locator('[data-syndicate="waiting-room"] .load-error').count();
+      }).toBe(1);
+      const line = original.split('\n').indexOf('  tools: [ask_user]') + 2;
+      expect(await page.locator('[data-syndicate="waiting-room"] .load-error').innerText()).toContain(`waiting-room.yaml:${line}:3`);
+      expect(await page.locator('[data-syndicate="waiting-room"]').innerText()).toContain('The previous version still runs');
+      await screenshot(page, 'load-error');
+
+      await send('waiting-room', 'Plan the offsite');
+
+      await page.locator('[data-load-error="waiting-room"]', { hasText: `waiting-room.yaml:${line}:3` }).waitFor();
+      await page.locator('.question', { hasText: 'Which city should the offsite be in?' }).waitFor();
+    } finally {
+      writeFileSync(server.waitingRoom, original);
+    }
+    await expect.poll(async () => {
+      await page.goto(`${server.url}/#/usage`);
+      await page.goto(`${server.url}/#/settings`);
+      return page.locator('[data-syndicate="waiting-room"] .load-error').count();
+    }).toBe(0);
   });
 
   it('says a used or wrong sign-in link is not valid, and offers the form', async () => {

@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import { siloOf, type Caller } from '../../a2a/caller.js';
 import { createA2aApp, type A2aApp, type ServedSyndicate } from '../../a2a/createA2aApp.js';
-import { DEFAULT_RATE_LIMIT, createRateLimiter, type RateLimit } from '../../a2a/rateLimit.js';
+import { DEFAULT_RATE_LIMIT, createRateLimiter, rateGuards, type RateBucket, type RateLimit } from '../../a2a/rateLimit.js';
 import { rateLimitedWarning } from '../../a2a/rateLimitedWarning.js';
 import { loopbackOnly, type AuthenticateCaller } from '../../a2a/security.js';
 import { DEFAULT_LEASE_MS, holdTaskLease, type TaskLease } from '../../a2a/taskLease.js';
@@ -48,7 +48,7 @@ export interface ServerAppOptions {
   runner: string;
   prices: PriceTable;
   maxBodyBytes?: number;
-  /** Requests to /api/v1 per address and per API key; serve-a2a's default. */
+  /** Requests per address and per API key, to the API, A2A and MCP together; serve-a2a's default. */
   rateLimit?: RateLimit;
   /** How long the A2A task lease lasts without a heartbeat (see a2a/taskLease.ts); 30 s by default. */
   leaseMs?: number;
@@ -122,14 +122,14 @@ interface A2aFace {
  * As serveA2a does: the task lease is taken before any request (startup marks failed only what
  * dead processes left running), and cancels other servers on the database hear reach our turns.
  */
-async function a2aFace(options: ServerAppOptions, authenticateCaller: AuthenticateCaller): Promise<A2aFace | undefined> {
+async function a2aFace(options: ServerAppOptions, authenticateCaller: AuthenticateCaller, rateBuckets: readonly RateBucket[]): Promise<A2aFace | undefined> {
   // An entry holds its file's latest valid version: each turn and card takes it, so an edit reaches A2A callers at their next message.
   const agents = options.syndicates.list().flatMap((entry) => (entry.current ? [{ id: entry.id, syndicate: entry.current.compiled, current: () => entry.current!.compiled }] : []));
   if (agents.length === 0) return undefined;
   const { platform, warn } = options;
   const store = await platform.store();
   const lease = await holdTaskLease(store.tasks, { runner: options.runner, leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS, warn });
-  const a2a = a2aApp(options, authenticateCaller, agents, store);
+  const a2a = a2aApp(options, authenticateCaller, agents, store, rateBuckets);
   const cancelWarning = rateLimitedWarning(warn);
   const cancels = await store.tasks
     .watchCancels(({ agent, taskId }) => a2a.abortTurn(agent, taskId), {
@@ -150,7 +150,7 @@ async function a2aFace(options: ServerAppOptions, authenticateCaller: Authentica
   };
 }
 
-function a2aApp(options: ServerAppOptions, authenticateCaller: AuthenticateCaller, agents: ServedSyndicate[], store: Store): A2aApp {
+function a2aApp(options: ServerAppOptions, authenticateCaller: AuthenticateCaller, agents: ServedSyndicate[], store: Store, rateBuckets: readonly RateBucket[]): A2aApp {
   const { platform } = options;
   return createA2aApp({
     agents,
@@ -159,6 +159,7 @@ function a2aApp(options: ServerAppOptions, authenticateCaller: AuthenticateCalle
     baseUrl: `${options.baseUrl}/a2a`,
     secret: undefined,
     authenticateCaller,
+    rateBuckets,
     loopbackOnly: false,
     version: options.version,
     webhookPolicy: platform.network,
@@ -225,10 +226,12 @@ export async function createServerApp(options: ServerAppOptions): Promise<Server
   // A page on another site can reach 127.0.0.1 from a browser, but names its own host: every face is guarded.
   if (options.loopbackOnly) app.use(loopbackOnly((_req, res, status, message) => sendProblem(res, problem(status, message))));
   const api = express.Router();
-  // As serve-a2a does: a bucket per address, and one per API key, so a key shared by many addresses is limited too.
-  const refuse = (_req: Request, res: Response, status: number, message: string) => sendProblem(res, problem(status, message));
+  // As serve-a2a does, a bucket per address; and one per API key, so a key shared by many addresses
+  // is limited too. Every face counts against the same buckets, each refusing in its own shape.
   const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
-  api.use(createRateLimiter(limit).guard(refuse), createRateLimiter(limit).guard(refuse, apiKeyIdOf));
+  const rateBuckets: RateBucket[] = [{ limiter: createRateLimiter(limit) }, { limiter: createRateLimiter(limit), clientOf: apiKeyIdOf }];
+  const refuse = (_req: Request, res: Response, status: number, message: string) => sendProblem(res, problem(status, message));
+  api.use(...rateGuards(rateBuckets, refuse));
   api.use(express.json({ limit: options.maxBodyBytes ?? DEFAULT_API_BODY_BYTES }));
   mountRoutes(api, routes, { authenticate: auth.authenticate, warn });
   api.use((req, res) => sendProblem(res, problem(404, `there is no ${req.method} ${req.baseUrl}${req.path}; the routes are listed at /api/v1/openapi.json`)));
@@ -239,12 +242,13 @@ export async function createServerApp(options: ServerAppOptions): Promise<Server
   app.get('/readyz', readyz!);
 
   const authenticateCaller = faceCaller(auth);
-  const a2a = await a2aFace(options, authenticateCaller);
+  const a2a = await a2aFace(options, authenticateCaller, rateBuckets);
   if (a2a) app.use('/a2a', a2a.a2a.app);
   const mcp = await mcpFace(options);
   if (mcp) {
     const mcpHandle = mcp.handle;
-    app.all('/mcp', async (req: Request, res, next) => {
+    const refuseJsonRpc = (_req: Request, res: Response, status: number, message: string) => void res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+    app.all('/mcp', ...rateGuards(rateBuckets, refuseJsonRpc), async (req: Request, res, next) => {
       try {
         const who = await authenticateCaller(req);
         if ('status' in who) {

@@ -57,7 +57,8 @@ function failureOf(file: string, error: unknown): LoadFailure {
       at: Date.now(),
     };
   }
-  return { message: error instanceof Error ? error.message : String(error), file, at: Date.now() };
+  // Every message starts with where the problem is, as a config error's issues do.
+  return { message: `${file}: ${error instanceof Error ? error.message : String(error)}`, file, at: Date.now() };
 }
 
 /** Folders give their *.yaml / *.yml files; a missing path is an error the caller shows. */
@@ -90,7 +91,7 @@ export function loadSyndicates(paths: readonly string[], options: LoadSyndicates
     try {
       loaded = compile(file);
       const clash = [...entries.values()].find((other) => other !== entry && other.id === loaded.id);
-      if (clash) throw new Error(`${file}: the syndicate '${loaded.name}' has the id '${loaded.id}' of ${clash.file}; rename one (syndicate_name)`);
+      if (clash) throw new Error(`the syndicate '${loaded.name}' has the id '${loaded.id}' of ${clash.file}; rename one (syndicate_name)`);
       // The previous version's connections close with the platform: a turn may still be using it.
       entry.current = loaded;
       entry.id = loaded.id;

@@ -49,7 +49,7 @@ export function authRoutes(options: AuthRoutesOptions): AnyRoute[] {
       description: 'Sets the HttpOnly, SameSite=Strict syndicate_session cookie and answers the CSRF token.',
       tag: 'Auth',
       access: 'public',
-      body: z.object({ token: z.string().min(1).max(512).describe('The token of the console\'s sign-in link (#sign-in=<token>), or an API key') }),
+      body: z.strictObject({ token: z.string().min(1).max(512).describe('The token of the console\'s sign-in link (#sign-in=<token>), or an API key') }),
       responses: { 200: { description: 'Signed in', schema: signedInSchema }, 401: { description: 'The token is not valid' }, 429: { description: 'Too many attempts from this address' } },
       handle: async ({ body, req, res }) => {
         const wait = attempts.take(req.ip ?? req.socket.remoteAddress ?? 'unknown');

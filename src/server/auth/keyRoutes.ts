@@ -48,7 +48,7 @@ export function keyRoutes(users: UserRecords, now: () => number): AnyRoute[] {
       summary: 'Create an API key; its secret is answered this once',
       tag: 'Users',
       access: 'member',
-      body: z.object({
+      body: z.strictObject({
         name: z.string().trim().min(1).max(100).describe('What the key is for, e.g. "laptop" or "ci"'),
         user: userIdSchema.optional().describe('Whose key (admin); yours by default'),
       }),

@@ -42,7 +42,7 @@ export function userRoutes(users: UserRecords, now: () => number): AnyRoute[] {
       summary: 'Add a user; give them a key with POST /keys',
       tag: 'Users',
       access: 'admin',
-      body: z.object({ id: userIdSchema, role: z.enum(ROLES).default('member') }),
+      body: z.strictObject({ id: userIdSchema, role: z.enum(ROLES).default('member') }),
       responses: { 201: { description: 'The new user', schema: userSchema }, 409: { description: 'A user with that id exists' } },
       handle: async ({ body }) => {
         const record = { id: body.id, role: body.role, createdAt: now() };

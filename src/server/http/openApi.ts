@@ -11,7 +11,7 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
-function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
+function parameters(schema: z.ZodType | undefined, where: 'path' | 'query' | 'header'): JsonSchema[] {
   if (schema === undefined) return [];
   if (!(schema instanceof z.ZodObject)) throw new Error(`route ${where} schemas must be z.object(...)`);
   return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => ({
@@ -66,7 +66,7 @@ export function openApiDocument(routes: readonly AnyRoute[], info: OpenApiInfo):
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: [route.tag],
-      parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
+      parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query'), ...parameters(route.headers, 'header')],
       ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body, 'input') } } } } : {}),
       responses,
       ...(route.access === 'public' ? { security: [] } : {}),

@@ -33,17 +33,18 @@ export interface ResponseSpec {
   contentType?: string;
 }
 
-export interface RouteInput<P, Q, B, A extends Access> {
+export interface RouteInput<P, Q, B, A extends Access, H = undefined> {
   params: P;
   query: Q;
   body: B;
+  headers: H;
   // Not distributive: a route whose access TypeScript widens to Access still gets its caller typed.
   caller: [A] extends ['public'] ? undefined : ApiCaller;
   req: Request;
   res: Response;
 }
 
-export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, A extends Access = Access> {
+export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, A extends Access = Access, H extends z.ZodType = z.ZodType> {
   method: Method;
   /** Relative to /api/v1, in express syntax: '/sessions/:id'. */
   path: string;
@@ -55,20 +56,24 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   tag: string;
   access: A;
   params?: P;
+  /** A query parameter it does not declare is refused (a misspelt filter must not be ignored). */
   query?: Q;
+  /** JSON (Content-Type: application/json); anything else is a 415. */
   body?: B;
+  /** The request headers the handler reads beyond credentials, by lower-case name (z.object). */
+  headers?: H;
   responses: Record<number, ResponseSpec>;
-  handle(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>, A>): Promise<Reply>;
+  handle(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>, A, z.output<H>>): Promise<Reply>;
 }
 
 /** A route of any shape, as a list holds it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRoute = RouteSpec<any, any, any, any>;
+export type AnyRoute = RouteSpec<any, any, any, any, any>;
 
 /** Infers the handler's input types from the schemas. */
-export function defineRoute<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined, A extends Access = Access>(
-  spec: RouteSpec<P, Q, B, A>,
-): RouteSpec<P, Q, B, A> {
+export function defineRoute<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined, A extends Access = Access, H extends z.ZodType = z.ZodUndefined>(
+  spec: RouteSpec<P, Q, B, A, H>,
+): RouteSpec<P, Q, B, A, H> {
   return spec;
 }
 
@@ -81,16 +86,49 @@ export interface MountOptions {
   warn: (message: string) => void;
 }
 
-type Part = 'params' | 'query' | 'body';
+type Part = 'params' | 'query' | 'headers' | 'body';
 
-function validationProblem(part: Part, error: z.ZodError): Problem {
-  const errors = error.issues.map((issue) => ({
-    pointer: `#/${[part, ...issue.path.map(String)].map((segment) => segment.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`,
-    detail: issue.message,
-  }));
-  const first = errors[0]!;
-  return problem(400, `${first.pointer.slice(2).replaceAll('/', '.')}: ${first.detail}`, { errors });
+type FieldError = { pointer: string; detail: string };
+
+function pointerOf(part: Part, path: readonly PropertyKey[]): string {
+  return `#/${[part, ...path.map(String)].map((segment) => segment.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
 }
+
+/** A field the request sent that the route does not take, with the ones it does. */
+function unknownField(part: Part, path: readonly PropertyKey[], known: readonly string[]): FieldError {
+  const takes = known.length > 0 ? `it takes ${known.join(', ')}` : 'it takes none';
+  return { pointer: pointerOf(part, path), detail: `not a ${part === 'query' ? 'query parameter' : 'field'} of this request (${takes}): remove it or check its spelling` };
+}
+
+function knownKeys(schema: z.ZodType | undefined, path: readonly PropertyKey[]): string[] {
+  let at: unknown = schema;
+  for (const key of path) at = at instanceof z.ZodObject ? (at.shape as Record<string, unknown>)[String(key)] : undefined;
+  return at instanceof z.ZodObject ? Object.keys(at.shape) : [];
+}
+
+function badRequest(errors: readonly FieldError[]): Problem {
+  const first = errors[0]!;
+  return problem(400, `${first.pointer.slice(2).replaceAll('/', '.')}: ${first.detail}`, { errors: [...errors] });
+}
+
+function validationProblem(part: Part, schema: z.ZodType, error: z.ZodError): Problem {
+  return badRequest(
+    error.issues.flatMap((issue) =>
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => unknownField(part, [...issue.path, key], knownKeys(schema, issue.path)))
+        : [{ pointer: pointerOf(part, issue.path), detail: issue.message }],
+    ),
+  );
+}
+
+/** Query parameters the route does not declare; every one is refused, so a misspelt filter is not silently ignored. */
+function undeclaredQuery(route: AnyRoute, query: Record<string, unknown>): Problem | undefined {
+  const known = route.query instanceof z.ZodObject ? Object.keys(route.query.shape) : [];
+  const unknown = Object.keys(query).filter((name) => !known.includes(name));
+  return unknown.length === 0 ? undefined : badRequest(unknown.map((name) => unknownField('query', [name], known)));
+}
+
+const NOT_JSON = 'the request body must be JSON, sent with Content-Type: application/json';
 
 function send(res: Response, reply: Reply): void {
   if (reply.kind === 'written') return;
@@ -120,12 +158,16 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
       try {
         const caller = await authorised(req, route.access, options.authenticate);
         if (caller !== undefined && !isCaller(caller)) return sendProblem(res, caller);
-        const input: Record<Part, unknown> = { params: undefined, query: undefined, body: undefined };
-        for (const part of ['params', 'query', 'body'] as const) {
+        // express.json leaves any other body unread: validated as absent, it would be blamed on the fields.
+        if (route.body !== undefined && req.is('application/json') === false) return sendProblem(res, problem(415, NOT_JSON));
+        const undeclared = undeclaredQuery(route, req.query);
+        if (undeclared) return sendProblem(res, undeclared);
+        const input: Record<Part, unknown> = { params: undefined, query: undefined, headers: undefined, body: undefined };
+        for (const part of ['params', 'query', 'headers', 'body'] as const) {
           const schema = route[part];
           if (schema === undefined) continue;
           const parsed = schema.safeParse(req[part] ?? {});
-          if (!parsed.success) return sendProblem(res, validationProblem(part, parsed.error));
+          if (!parsed.success) return sendProblem(res, validationProblem(part, schema, parsed.error));
           input[part] = parsed.data;
         }
         // undefined exactly on public routes (authorised above), as RouteInput types it.

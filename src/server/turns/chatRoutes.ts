@@ -62,8 +62,10 @@ export function chatRoutes(ctx: TurnContext, hub: SessionHub): AnyRoute[] {
       tag: 'Turns',
       access: 'viewer' as const,
       params: z.object({ id: z.string().min(1), chatId: z.string().min(1).max(256) }),
-      responses: { 200: UI_STREAM, 204: { description: 'No turn is running in this chat' } },
+      responses: { 200: UI_STREAM, 204: { description: 'No turn is running in this chat' }, 404: { description: 'Unknown syndicate' } },
       async handle({ params, caller, res }) {
+        const syndicate = loadedSyndicate(ctx, params.id);
+        if (isReply(syndicate)) return syndicate;
         const turn = hub.current(sessionIdFor(caller.userId, params.chatId));
         if (turn === undefined) return noContent();
         streamLiveTurn(res, uiMessageStreamFormat(), turn, undefined);

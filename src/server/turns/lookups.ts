@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ApiCaller } from '../caller.js';
 import type { LoadedSyndicate, ServerContext } from '../context.js';
 import { fail, type Reply } from '../http/route.js';
@@ -41,7 +42,11 @@ export function namedSession(caller: ApiCaller, clientId: string): string | unde
 
 export const sessionNotFound = (id: string): Reply => fail(404, `there is no session '${id}' of yours; list yours with GET /api/v1/sessions`);
 
-/** Last-Event-ID as a seq; anything else (absent, malformed) starts at the beginning of the turn. */
-export function lastEventId(header: string | undefined): number | undefined {
-  return header !== undefined && /^\d{1,15}$/.test(header.trim()) ? Number(header.trim()) : undefined;
-}
+/** Last-Event-ID as a seq; anything else (absent, malformed) is ignored: the stream starts at the beginning of the turn. */
+export const lastEventIdHeaders = z.object({
+  'last-event-id': z
+    .string()
+    .optional()
+    .transform((header) => (header !== undefined && /^\d{1,15}$/.test(header.trim()) ? Number(header.trim()) : undefined))
+    .describe('The seq of the last event received (an SSE id); a malformed one is ignored and the stream starts at the beginning of the turn'),
+});

@@ -1,4 +1,6 @@
 import type { Concurrency } from '../../config/schema.js';
+import { formatDuration } from '../../models/retry.js';
+import { CancelReason } from '../../runtime/errors.js';
 import { createLiveTurn, type LiveTurn } from './liveTurn.js';
 
 // One line of turns per session: the running turn first, then those waiting behind it. A session's
@@ -25,6 +27,8 @@ export interface SessionHub {
   running(): number;
   drain(graceMs: number): Promise<{ finished: number; interrupted: number }>;
 }
+
+const INTERRUPTED = new CancelReason('interrupted by a newer message to the session (its syndicate sets concurrency: interrupt)');
 
 export function createSessionHub(warn: (message: string) => void): SessionHub {
   const lines = new Map<string, LiveTurn[]>();
@@ -59,7 +63,7 @@ export function createSessionHub(warn: (message: string) => void): SessionHub {
       if (draining) return { admitted: false, reason: 'draining' };
       const line = lines.get(sessionId) ?? [];
       if (line.length > 0 && policy === 'reject') return { admitted: false, reason: 'busy' };
-      if (policy === 'interrupt') for (const ahead of line) ahead.controller.abort();
+      if (policy === 'interrupt') for (const ahead of line) ahead.controller.abort(INTERRUPTED);
       const turn = createLiveTurn(sessionId, persisted, warn);
       const ahead = line.length > 0 ? line[line.length - 1]!.ended : Promise.resolve();
       line.push(turn);
@@ -92,7 +96,8 @@ export function createSessionHub(warn: (message: string) => void): SessionHub {
       await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);
       const left = turns.filter((turn) => !turn.isEnded());
-      for (const turn of left) turn.controller.abort();
+      const shutDown = new CancelReason(`interrupted: the server shut down, and the turn did not finish within the ${formatDuration(graceMs)} grace period`);
+      for (const turn of left) turn.controller.abort(shutDown);
       await all;
       return { finished: turns.length - left.length, interrupted: left.length };
     },

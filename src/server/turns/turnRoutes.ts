@@ -3,7 +3,7 @@ import { defineRoute, fail, json, written, type AnyRoute } from '../http/route.j
 import { newSessionId } from '../sessionAccess.js';
 import { ownEventsFormat } from './formats/ownEvents.js';
 import { followSession } from './followSession.js';
-import { isReply, lastEventId, loadedSyndicate, namedSession, sessionNotFound } from './lookups.js';
+import { isReply, lastEventIdHeaders, loadedSyndicate, namedSession, sessionNotFound } from './lookups.js';
 import type { SessionHub } from './sessionHub.js';
 import { startTurn } from './startTurn.js';
 import type { TurnContext } from './turnContext.js';
@@ -29,7 +29,7 @@ export function turnRoutes(ctx: TurnContext, hub: SessionHub): AnyRoute[] {
       description: `${DOUBLE_TEXTING} Answering an ask_user question (a turn that ended input-required) is the next message to the session. The session id is in the X-Session-Id header.`,
       tag: 'Turns',
       access: 'member' as const,
-      body: z.object({ syndicate: z.string().min(1), sessionId: z.string().min(1).max(256).optional(), message: z.string().min(1).max(100_000) }),
+      body: z.strictObject({ syndicate: z.string().min(1), sessionId: z.string().min(1).max(256).optional(), message: z.string().min(1).max(100_000) }),
       responses: { 200: SSE_RESPONSE, 404: { description: 'Unknown syndicate or session' }, 409: { description: 'The session is busy and its syndicate sets concurrency: reject' } },
       async handle({ body, caller, res }) {
         const syndicate = loadedSyndicate(ctx, body.syndicate);
@@ -53,11 +53,12 @@ export function turnRoutes(ctx: TurnContext, hub: SessionHub): AnyRoute[] {
       access: 'viewer' as const,
       params: sessionParams,
       query: z.object({ follow: z.stringbool().default(false).describe('Stay open and stream every later turn of the session') }),
+      headers: lastEventIdHeaders,
       responses: { 200: SSE_RESPONSE, 404: { description: 'No such session of yours' } },
-      async handle({ params, query, caller, req, res }) {
+      async handle({ params, query, headers, caller, res }) {
         const sessionId = namedSession(caller, params.id);
         if (sessionId === undefined) return sessionNotFound(params.id);
-        const afterSeq = lastEventId(req.get('last-event-id'));
+        const afterSeq = headers['last-event-id'];
         if (query.follow) {
           const store = await ctx.platform.store();
           if (hub.current(sessionId) === undefined && (await store.getSession(sessionId)) === undefined) return sessionNotFound(params.id);

@@ -78,9 +78,10 @@ export function App() {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
 
+  // Listed again on each page: a file edited on disk since may have reloaded, or failed to.
   useEffect(() => {
     if (signed) listSyndicates().then(setSyndicates, (error: Error) => setLoadError(error.message));
-  }, [signed]);
+  }, [signed, page]);
 
   if (checking) return <p class="muted">Signing in…</p>;
   if (!signed) return <SignInForm onSignedIn={setSigned} error={signInError} />;
@@ -102,7 +103,7 @@ export function App() {
       <main>
         {loadError && <p class="failure">The syndicates could not be listed: {loadError}</p>}
         {syndicates && page === 'chat' && <ChatPage syndicates={syndicates} resumeId={argument} />}
-        {syndicates && page === 'sessions' && <SessionsPage syndicates={syndicates} />}
+        {page === 'sessions' && <SessionsPage />}
         {page === 'usage' && <UsagePage />}
         {page === 'memory' && <MemoryPage />}
         {syndicates && page === 'settings' && <SettingsPage syndicates={syndicates} />}

@@ -2,8 +2,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { reduceTree, type TurnTree } from '../tree/delegationTree.js';
 import { encodeId, getJson, request, sendJson, type StreamedEvent } from './api.js';
 import { Conversation } from './Conversation.js';
+import { LoadFailure } from './LoadFailure.js';
 import { callCost, sessionTitle } from './format.js';
-import { useAgentKinds, type SyndicateSummary } from './syndicates.js';
+import type { SyndicateSummary } from './syndicates.js';
 import { loadTranscript } from './transcript.js';
 import { TreeView } from './TreeView.js';
 import { followTurn } from './turnStream.js';
@@ -43,7 +44,6 @@ export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummar
   const [running, setRunning] = useState(false);
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string>();
-  const kinds = useAgentKinds(syndicate);
   const last = turns.at(-1);
   const waiting = last?.status === 'input-required';
 
@@ -54,7 +54,7 @@ export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummar
       .then(async ({ session }) => {
         const owner = syndicates.find((entry) => entry.name === session.syndicate);
         if (!owner) throw new Error(`its syndicate '${session.syndicate}' is not served now; serve it again to continue the session`);
-        const transcript = await loadTranscript(resumeId, { kinds, costOf: await callCost() });
+        const transcript = await loadTranscript(resumeId, { costOf: await callCost() });
         if (!current) return;
         setSyndicate(owner.id);
         setSessionId(resumeId);
@@ -65,8 +65,8 @@ export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummar
     return () => {
       current = false;
     };
-    // Folded again once the agents' kinds arrive; not while a message of this chat is running.
-  }, [resumeId, kinds]);
+    // Not while a message of this chat is running: its turns are already shown.
+  }, [resumeId]);
 
   async function send(message: string) {
     if (!syndicate || !message.trim()) return;
@@ -78,7 +78,7 @@ export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummar
       const costOf = await callCost();
       const response = await request('POST', '/turns', { syndicate, message, ...(sessionId ? { sessionId } : {}) });
       setSessionId(response.headers.get('x-session-id') ?? sessionId);
-      await followTurn(response, (event) => setTurns((current) => withEvent(current, event, { kinds, costOf })));
+      await followTurn(response, (event) => setTurns((current) => withEvent(current, event, { costOf })));
     } catch (failure) {
       setError((failure as Error).message);
     } finally {
@@ -120,6 +120,13 @@ export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummar
           {sessionId && <SessionLabel key={sessionId} id={sessionId} title={sessionTitle(turns[0]?.input)} />}
         </header>
         {usable.length === 0 && <p class="failure">No syndicate loads: see Settings for their errors.</p>}
+        {syndicates
+          .filter((entry) => entry.error !== null && (entry.id === syndicate || entry.agents.length === 0))
+          .map((entry) => (
+            <div class="failure" role="status" data-load-error={entry.id} key={entry.id}>
+              {entry.name}: <LoadFailure entry={entry} />
+            </div>
+          ))}
         <Conversation turns={turns} selected={selected === -1 ? turns.length - 1 : selected} onSelect={setSelected} />
         {error && <p class="failure" role="alert">{error}</p>}
         <form

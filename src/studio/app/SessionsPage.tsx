@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { encodeId, getJson, sendJson } from './api.js';
 import { Conversation } from './Conversation.js';
 import { callCost, sessionTitle, when } from './format.js';
-import { useAgentKinds, type SyndicateSummary } from './syndicates.js';
 import { loadTranscript, type Transcript } from './transcript.js';
 import { TreeView } from './TreeView.js';
 
@@ -30,7 +29,7 @@ const MAX_QUERY = 200;
 // Typing pauses this long before the search goes to the server: one request per word, not per key.
 const SEARCH_DELAY_MS = 250;
 
-export function SessionsPage({ syndicates }: { syndicates: SyndicateSummary[] }) {
+export function SessionsPage() {
   const [sessions, setSessions] = useState<SessionRow[]>();
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const [search, setSearch] = useState('');
@@ -41,7 +40,6 @@ export function SessionsPage({ syndicates }: { syndicates: SyndicateSummary[] })
   const [transcript, setTranscript] = useState<Transcript>();
   const [selected, setSelected] = useState(0);
   const [error, setError] = useState<string>();
-  const kinds = useAgentKinds(syndicates.find((entry) => entry.name === open?.syndicate)?.id);
 
   const loadPage = (cursor: string | null) => {
     const request = cursor === null ? ++latest.current : latest.current;
@@ -64,7 +62,7 @@ export function SessionsPage({ syndicates }: { syndicates: SyndicateSummary[] })
   useEffect(() => {
     if (!open) return;
     callCost()
-      .then((costOf) => loadTranscript(open.id, { kinds, costOf }))
+      .then((costOf) => loadTranscript(open.id, { costOf }))
       .then(
       (loaded) => {
         setTranscript(loaded);
@@ -72,7 +70,7 @@ export function SessionsPage({ syndicates }: { syndicates: SyndicateSummary[] })
       },
       (failure: Error) => setError(failure.message),
     );
-  }, [open, kinds]);
+  }, [open]);
 
   async function remove(session: SessionRow) {
     if (!window.confirm(`Delete session ${session.id} and its transcript? Its usage stays in the ledger.`)) return;

@@ -1,4 +1,5 @@
 import { AccessPanel } from './AccessPanel.js';
+import { LoadFailure } from './LoadFailure.js';
 import type { SyndicateSummary } from './syndicates.js';
 
 // Settings: the syndicates this server loaded, with their files' warnings and errors (an invalid
@@ -38,9 +39,7 @@ function Syndicates({ syndicates }: { syndicates: SyndicateSummary[] }) {
               <td>
                 {entry.error ? (
                   <span class="failure">
-                    {entry.error.file}
-                    {entry.error.line !== null && `:${entry.error.line}:${entry.error.column ?? 0}`}: {entry.error.message}
-                    {entry.agents.length > 0 && ' (the previous version still runs)'}
+                    <LoadFailure entry={entry} />
                   </span>
                 ) : (
                   'ok'

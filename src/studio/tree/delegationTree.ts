@@ -1,12 +1,12 @@
-import type { TurnEvent, TurnStatus } from '../../core/events.js';
+import type { DelegateKind, TurnEvent, TurnStatus } from '../../core/events.js';
 
 // Folds a turn's events (live or stored, src/core/events.ts) into the tree of who did what: the
 // orchestrator, the subagents it consulted (and theirs), the specialist a route picked, each
 // with its status, models, tokens, cost, time, tool calls and text. Pure: the studio renders the
 // same tree for a running turn and for a replayed transcript.
 
-/** What a node is, as the syndicate describes it; the events alone cannot tell a nested syndicate or a remote agent apart. */
-export type NodeKind = 'orchestrator' | 'subagent' | 'syndicate' | 'remote';
+/** What a node is: the turn's orchestrator, or what the event that started its run says it is. */
+export type NodeKind = 'orchestrator' | DelegateKind;
 
 export type NodeStatus = 'running' | 'completed' | 'failed' | TurnStatus;
 
@@ -78,8 +78,6 @@ export interface TurnTree {
 }
 
 export interface TreeOptions {
-  /** By agent name; agents not named are subagents. */
-  kinds?: Readonly<Record<string, NodeKind>>;
   /** One call's cost in USD, undefined when its price is unknown. */
   costOf?: (provider: string, model: string, tokens: TokenCounts) => number | undefined;
 }
@@ -138,25 +136,25 @@ function settle(tree: TurnTree, status: NodeStatus, at: number): TurnTree {
 
 /** The tree after one more event of its turn; undefined starts a new turn's tree. */
 export function reduceTree(current: TurnTree | undefined, event: TurnEvent, options: TreeOptions = {}): TurnTree {
-  const kindOf = (agent: string): NodeKind => options.kinds?.[agent] ?? 'subagent';
   let tree = current ?? emptyTree(event);
   // Only what is stored after a turn's end (a withdrawn question, warnings) still changes it.
   if (tree.status !== 'running' && event.type !== 'question-withdrawn' && event.type !== 'warning') return tree;
   const id = nodeIdOf(tree, event);
-  if (tree.nodes[id] === undefined) tree = addChild(tree, ROOT, newNode(id, event.agent, kindOf(event.agent), '', event.at));
+  // Events stored before delegations carried their kind, and runs whose start is not in a partial transcript, show as subagents.
+  if (tree.nodes[id] === undefined) tree = addChild(tree, ROOT, newNode(id, event.agent, 'subagent', '', event.at));
   const node = tree.nodes[id]!;
   switch (event.type) {
     case 'turn-start':
       return { ...tree, syndicate: event.syndicate, input: event.input, nodes: { ...tree.nodes, [ROOT]: { ...tree.nodes[ROOT]!, request: event.input } } };
     case 'route': {
       const child = `route:${event.route}`;
-      const routed = addChild(withRun(tree, event.delegationId, event.route, child), id, newNode(child, event.route, kindOf(event.route), tree.input, event.at));
+      const routed = addChild(withRun(tree, event.delegationId, event.route, child), id, newNode(child, event.route, event.kind ?? 'subagent', tree.input, event.at));
       return { ...routed, route: { route: event.route, reason: event.reason, source: event.source } };
     }
     case 'delegation-start':
-      return addChild(withRun(tree, event.callId, event.to, event.callId), node.id, newNode(event.callId, event.to, kindOf(event.to), event.request, event.at));
+      return addChild(withRun(tree, event.callId, event.to, event.callId), node.id, newNode(event.callId, event.to, event.kind ?? 'subagent', event.request, event.at));
     case 'delegation-end': {
-      const child = tree.nodes[event.callId] ?? newNode(event.callId, event.to, kindOf(event.to), '', event.at);
+      const child = tree.nodes[event.callId] ?? newNode(event.callId, event.to, 'subagent', '', event.at);
       return addChild(tree, node.id, { ...child, status: event.isError ? 'failed' : 'completed', output: event.output, endedAt: event.at, streaming: '' });
     }
     case 'tool-call': {

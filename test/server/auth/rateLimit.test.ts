@@ -5,8 +5,9 @@ import { createAuth } from '../../../src/server/auth/createAuth.js';
 import type { UserRecords } from '../../../src/store/users.js';
 import { startTestServer, type TestServer } from '../serverFixture.js';
 
-// /api/v1's rate limits, as serve-a2a's: a bucket per address and one per API key, refused with a
-// 429 problem and Retry-After. 127.0.0.2 is a second loopback address, so a key can move.
+// serve's rate limits, as serve-a2a's: a bucket per address and one per API key, shared by the API,
+// A2A and MCP, refused with a 429 (a problem on the API) and Retry-After. 127.0.0.x are all
+// loopback addresses, so a key can move.
 
 let t: TestServer;
 let users: UserRecords;
@@ -17,16 +18,32 @@ async function newKey(): Promise<string> {
   return minted.key;
 }
 
-function get(key: string, localAddress: string): Promise<{ status: number; retryAfter: string | undefined; type: string | undefined }> {
+interface Answer {
+  status: number;
+  retryAfter: string | undefined;
+  type: string | undefined;
+  body: string;
+}
+
+/** A request from `localAddress` with `key` as its Bearer token; a JSON body is POSTed. */
+function send(path: string, key: string, localAddress: string, body?: unknown): Promise<Answer> {
+  const headers = { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'a2a-version': '1.0' }) };
   return new Promise((resolve, reject) => {
-    const req = request(`${t.server.url}/api/v1/syndicates`, { localAddress, headers: { authorization: `Bearer ${key}` } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], type: res.headers['content-type'] }));
+    const req = request(`${t.server.url}${path}`, { method: body === undefined ? 'GET' : 'POST', localAddress, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], type: res.headers['content-type'], body: text }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
+
+const get = (key: string, localAddress: string): Promise<Answer> => send('/api/v1/syndicates', key, localAddress);
+
+const MCP_INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '0' } } };
+const A2A_GET_TASK = { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'no-such-task' } };
 
 beforeAll(async () => {
   // Refills so slowly that no token comes back during the test.
@@ -63,6 +80,30 @@ describe('API rate limits', () => {
     expect((await get(await newKey(), '127.0.0.3')).status).toBe(200);
     expect((await get(await newKey(), '127.0.0.3')).status).toBe(200);
     expect((await get(await newKey(), '127.0.0.3')).status).toBe(429);
+  });
+});
+
+describe('one set of buckets for every face', () => {
+  it("counts a key's requests to the API, MCP and A2A together, each face refusing in its own shape", async () => {
+    const key = await newKey();
+    expect((await get(key, '127.0.0.4')).status).toBe(200);
+    expect((await send('/mcp', key, '127.0.0.5', MCP_INITIALIZE)).status).toBe(200);
+
+    const a2a = await send('/a2a/council/jsonrpc', key, '127.0.0.6', A2A_GET_TASK);
+    const mcp = await send('/mcp', key, '127.0.0.7', MCP_INITIALIZE);
+
+    expect(a2a.status).toBe(429);
+    expect(JSON.parse(a2a.body)).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringContaining('Too many requests') } });
+    expect(mcp.status).toBe(429);
+    expect(JSON.parse(mcp.body)).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringContaining('Too many requests') } });
+    expect(Number(mcp.retryAfter)).toBeGreaterThan(0);
+  });
+
+  it("counts an address's requests to every face together, whatever keys it sends", async () => {
+    expect((await send('/mcp', await newKey(), '127.0.0.8', MCP_INITIALIZE)).status).toBe(200);
+    expect((await get(await newKey(), '127.0.0.8')).status).toBe(200);
+
+    expect((await send('/a2a/council/jsonrpc', await newKey(), '127.0.0.8', A2A_GET_TASK)).status).toBe(429);
   });
 });
 

@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import { AbstractChat, DefaultChatTransport, readUIMessageStream, type ChatState, type UIMessage, type UIMessageChunk } from 'ai';
 import { HttpAgent, type AgentSubscriber, type Message, type SubagentStartedEvent } from '@ag-ui/client';
 import type { DelegationPart, ToolCaller, TurnMetadata } from '../../../src/server/turns/formats/uiMessageStream.js';
 import { auth, startTurnServer, type TurnServer } from './harness.js';
 import { calculatingCouncil, council, planningTeam, QUESTION, RESEARCHER_THINKS, triageDesk, waiter } from './fixtures.js';
 
 // The AI SDK and AG-UI endpoints, driven by their official clients: ai's DefaultChatTransport and
-// readUIMessageStream (what useChat does), and @ag-ui/client's HttpAgent.
+// readUIMessageStream, ai's AbstractChat (the chat useChat wraps in React state), and
+// @ag-ui/client's HttpAgent.
 
 let server: TurnServer | undefined;
 afterEach(async () => {
@@ -85,7 +86,7 @@ describe('AI SDK UI message stream', () => {
     expect(treeOf(message)).toEqual([expect.objectContaining({ agent: 'Planner', status: 'input-required' })]);
   });
 
-  it('reconnects to a running turn and reads it whole; answers no stream once none runs', async () => {
+  it('reconnects to a running turn and reads it whole; answers no stream once none runs, and 404 naming the known syndicates for an unknown one', async () => {
     const { syndicate, gate } = waiter();
     server = await startTurnServer([syndicate]);
     const chat = transport(server.api, 'waiter');
@@ -99,6 +100,9 @@ describe('AI SDK UI message stream', () => {
     expect(again).toEqual(original);
     expect(textOf(again)).toBe('Done waiting.');
     expect(await chat.reconnectToStream({ chatId: 'chat-2' })).toBeNull();
+    const unknown = await fetch(`${server.api}/syndicates/waitr/chat/chat-2/stream`, { headers: auth() });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { detail: string }).detail).toContain('known: waiter');
   });
 
   it("ends a turn that asks the user input-required, and the chat's next message answers it", async () => {
@@ -112,6 +116,68 @@ describe('AI SDK UI message stream', () => {
     expect(asked.metadata).toMatchObject({ status: 'input-required' });
     expect(textOf(asked)).toContain(QUESTION);
     expect(textOf(answered)).toBe('Lisbon booked.');
+  });
+});
+
+/** ai's chat, its state a plain list (what @ai-sdk/react's Chat keeps in React state for useChat). */
+class Chat extends AbstractChat<ChatMessage> {
+  constructor(api: string, syndicate: string, id: string) {
+    const state: ChatState<ChatMessage> = {
+      status: 'ready',
+      error: undefined,
+      messages: [],
+      pushMessage: (message) => void (state.messages = [...state.messages, message]),
+      popMessage: () => void (state.messages = state.messages.slice(0, -1)),
+      replaceMessage: (index, message) => void (state.messages = state.messages.map((each, at) => (at === index ? message : each))),
+      snapshot: (thing) => structuredClone(thing),
+    };
+    super({ id, transport: transport(api, syndicate), state });
+  }
+}
+
+describe("the AI SDK's chat (what useChat runs)", () => {
+  it('keeps the conversation in one session: a question asked, then answered by the next message', async () => {
+    const { syndicate } = waiter();
+    server = await startTurnServer([syndicate]);
+    const chat = new Chat(server.api, 'waiter', 'use-chat-1');
+
+    await chat.sendMessage({ text: 'Plan the offsite' });
+    await chat.sendMessage({ text: 'Lisbon' });
+
+    expect(chat.error).toBeUndefined();
+    expect(chat.status).toBe('ready');
+    expect(chat.messages.map((message) => [message.role, message.role === 'user' ? textOf(message) : message.metadata?.status])).toEqual([
+      ['user', 'Plan the offsite'],
+      ['assistant', 'input-required'],
+      ['user', 'Lisbon'],
+      ['assistant', 'completed'],
+    ]);
+    expect(textOf(chat.messages[1]!)).toBe(QUESTION);
+    expect(textOf(chat.lastMessage!)).toBe('Lisbon booked.');
+  });
+
+  it('shows the delegation tree as the turn streams, and resumes a running turn in a chat opened again', async () => {
+    const { syndicate, gate } = waiter();
+    server = await startTurnServer([syndicate, council()]);
+    const first = new Chat(server.api, 'council', 'use-chat-2');
+    await first.sendMessage({ text: 'Hire a designer?' });
+    const running = new Chat(server.api, 'waiter', 'use-chat-3');
+    const sent = running.sendMessage({ text: 'Please wait' });
+    await gate.reached;
+
+    // A page opened again shows the messages it had, then resumes the stream (useChat's resume: true).
+    const reopened = new Chat(server.api, 'waiter', 'use-chat-3');
+    reopened.messages = running.messages.filter((message) => message.role === 'user');
+    const resumed = reopened.resumeStream();
+    // The turn goes on once the resumed stream is open (a turn already over has no stream to resume).
+    await expect.poll(() => reopened.status).toBe('streaming');
+    gate.open();
+    await Promise.all([sent, resumed]);
+
+    expect(treeOf(first.lastMessage!).map((node) => [node.agent, node.status])).toEqual(expect.arrayContaining([['Advocate', 'completed'], ['Skeptic', 'completed']]));
+    expect(textOf(first.lastMessage!)).not.toBe('');
+    expect(reopened.lastMessage).toMatchObject({ role: 'assistant', metadata: { status: 'completed' } });
+    expect(textOf(reopened.lastMessage!)).toBe('Done waiting.');
   });
 });
 

@@ -14,8 +14,8 @@ function event(body: TurnEventBody, where: { agent?: string; depth?: number; del
 
 const SPEAKS = [event({ type: 'turn-start', syndicate: 'Council', input: 'Hi' }), event({ type: 'text-delta', delta: 'Hel' }), event({ type: 'text-delta', delta: 'lo' }), event({ type: 'message', text: 'Hello' })];
 const DELEGATES = [
-  event({ type: 'delegation-start', to: 'Advocate', request: 'Hi', callId: 'c1' }),
-  event({ type: 'delegation-start', to: 'Researcher', request: 'Hi', callId: 'c2' }, { agent: 'Advocate', depth: 1, delegationId: 'c1' }),
+  event({ type: 'delegation-start', to: 'Advocate', request: 'Hi', callId: 'c1', kind: 'syndicate' }),
+  event({ type: 'delegation-start', to: 'Researcher', request: 'Hi', callId: 'c2', kind: 'remote' }, { agent: 'Advocate', depth: 1, delegationId: 'c1' }),
   event({ type: 'text-delta', delta: 'inner' }, { agent: 'Researcher', depth: 2, delegationId: 'c2' }),
   event({ type: 'delegation-end', to: 'Researcher', callId: 'c2', output: 'facts', isError: false }, { agent: 'Advocate', depth: 1, delegationId: 'c1' }),
   event({ type: 'delegation-end', to: 'Advocate', callId: 'c1', output: 'case', isError: false }),
@@ -53,13 +53,14 @@ describe('AI SDK UI message chunks', () => {
     expect(chunks).toContainEqual({ type: 'text-delta', id: 'root:0', delta: 'Hello' });
   });
 
-  it("keeps subagents' text out of the answer and nests delegations by their parent's callId", () => {
+  it("keeps subagents' text out of the answer and nests delegations by their parent's callId, each saying what it went to", () => {
     const map = createUiMessageMapper();
 
     const chunks = [SPEAKS[0]!, ...DELEGATES].flatMap(map);
 
     expect(chunks.some((chunk) => chunk.type === 'text-delta')).toBe(false);
-    expect(chunks.filter((chunk) => chunk.type === 'data-delegation').at(-2)).toMatchObject({ id: 'c2', data: { agent: 'Researcher', parent: 'c1', depth: 2, status: 'completed', output: 'facts' } });
+    expect(chunks.filter((chunk) => chunk.type === 'data-delegation').at(-2)).toMatchObject({ id: 'c2', data: { agent: 'Researcher', kind: 'remote', parent: 'c1', depth: 2, status: 'completed', output: 'facts' } });
+    expect(chunks.filter((chunk) => chunk.type === 'data-delegation').at(-1)).toMatchObject({ id: 'c1', data: { agent: 'Advocate', kind: 'syndicate', parent: null, depth: 1 } });
     expect(chunks.filter((chunk) => chunk.type === 'tool-output-available').map((chunk) => chunk.toolCallId)).toEqual(['c2', 'c1']);
   });
 
@@ -142,14 +143,14 @@ describe('AG-UI events', () => {
     ]);
   });
 
-  it('makes each delegation a subagent spawned by the tool call of the agent that delegated', () => {
+  it('makes each delegation a subagent spawned by the tool call of the agent that delegated, its metadata saying what it went to', () => {
     const map = createAgUiMapper(run);
 
     const events = NESTED.flatMap(map);
 
     expect(events.filter((each) => each.type === 'SUBAGENT_STARTED')).toEqual([
-      { type: 'SUBAGENT_STARTED', subagentRunId: 'c1', name: 'Advocate', parentToolCallId: 'c1', parentMessageId: 'r1:root:0' },
-      { type: 'SUBAGENT_STARTED', subagentRunId: 'c2', name: 'Researcher', parentToolCallId: 'c2', parentMessageId: 'r1:c1:0', parentSubagentRunId: 'c1' },
+      { type: 'SUBAGENT_STARTED', subagentRunId: 'c1', name: 'Advocate', metadata: { syndicate: { kind: 'syndicate' } }, parentToolCallId: 'c1', parentMessageId: 'r1:root:0' },
+      { type: 'SUBAGENT_STARTED', subagentRunId: 'c2', name: 'Researcher', metadata: { syndicate: { kind: 'remote' } }, parentToolCallId: 'c2', parentMessageId: 'r1:c1:0', parentSubagentRunId: 'c1' },
     ]);
     expect(events.find((each) => each.type === 'TOOL_CALL_START' && (each as { toolCallId?: string }).toolCallId === 'c2')).toMatchObject({ toolCallName: 'Researcher', subagentRunId: 'c1' });
     expect(events.filter((each) => each.type === 'SUBAGENT_FINISHED')).toEqual([

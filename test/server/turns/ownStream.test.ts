@@ -192,7 +192,7 @@ describe('double texting and cancel', () => {
 
     const second = await postTurn(api, { syndicate: 'waiter', sessionId: sessionOf(first), message: 'hello' });
 
-    expect((await readAll(first)).at(-1)?.data).toMatchObject({ type: 'turn-end', status: 'cancelled' });
+    expect((await readAll(first)).at(-1)?.data).toMatchObject({ type: 'turn-end', status: 'cancelled', error: expect.stringContaining('interrupted by a newer message') });
     expect((await readAll(second)).at(-1)?.data).toMatchObject({ type: 'turn-end', status: 'completed', output: 'Hi there.' });
   });
 
@@ -219,7 +219,7 @@ describe('double texting and cancel', () => {
     expect(await cancel.json()).toEqual({ cancelled: false });
   });
 
-  it('drain: cancels turns still running after the grace period, then refuses new ones', async () => {
+  it('drain: cancels turns still running after the grace period, saying they were interrupted by the shutdown, then refuses new ones', async () => {
     const { syndicate, gate } = waiter();
     const { api, turns } = await start(syndicate);
     const first = await postTurn(api, { syndicate: 'waiter', message: 'Please wait' });
@@ -229,7 +229,7 @@ describe('double texting and cancel', () => {
     const refused = await postTurn(api, { syndicate: 'waiter', message: 'hello' });
 
     expect(drained).toEqual({ finished: 0, interrupted: 1 });
-    expect((await readAll(first)).at(-1)?.data).toMatchObject({ type: 'turn-end', status: 'cancelled' });
+    expect((await readAll(first)).at(-1)?.data).toMatchObject({ type: 'turn-end', status: 'cancelled', error: expect.stringContaining('interrupted: the server shut down') });
     expect(refused.status).toBe(503);
   });
 });

@@ -147,7 +147,7 @@ export function sessionRoutes(store: () => Promise<Store>, registry: SyndicateRe
       tag: 'Sessions',
       access: 'member',
       params: idParams,
-      body: z.object({ atSeq: z.number().int().min(0).describe('The last event to copy') }),
+      body: z.strictObject({ atSeq: z.number().int().min(0).describe('The last event to copy') }),
       responses: {
         201: { description: 'The new session', schema: z.object({ session: sessionSchema }) },
         404: { description: 'No such session of yours' },

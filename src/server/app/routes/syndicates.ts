@@ -29,7 +29,7 @@ const agentSchema = z.object({ name: z.string(), model: z.string(), description:
 const detailSchema = summarySchema.extend({ agents: z.array(agentSchema), routes: z.array(z.object({ name: z.string(), description: z.string().nullable() })) });
 
 const issueSchema = z.object({ message: z.string(), line: z.number().int(), column: z.number().int(), path: z.string() });
-const validateBody = z.object({
+const validateBody = z.strictObject({
   yaml: z.string().max(1_000_000).describe('The syndicate file, as text'),
   filename: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'a bare file name: letters, digits, ".", "_" or "-"').optional(),
 });

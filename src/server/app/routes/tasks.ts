@@ -80,7 +80,7 @@ export function taskRoutes(store: () => Promise<Store>, registry: SyndicateRegis
       description: 'The task is yours: its runs use your memory, and a fixed `session` is one of your sessions.',
       tag: 'Tasks',
       access: 'member',
-      body: z.object({
+      body: z.strictObject({
         syndicate: z.string().min(1).max(128).describe('A syndicate id or name'),
         name: z.string().min(1).max(64),
         cron: z.string().min(1).max(200).optional(),

@@ -7,7 +7,8 @@ import { createRunParts, type PartChange } from './runParts.js';
 
 // AG-UI events, what @ag-ui/client's HttpAgent and CopilotKit read. A turn is a run. Each
 // delegation is a subagent (SUBAGENT_STARTED / FINISHED / ERROR, its subagentRunId the
-// delegation's callId, spawned by the caller's tool call named after the agent) and a step of its
+// delegation's callId, spawned by the caller's tool call named after the agent, its
+// metadata.syndicate.kind saying what it is) and a step of its
 // caller (STEP_STARTED/FINISHED, named "<agent> <callId>", so parallel ones stay apart). Every
 // agent's text, thinking and tool calls are messages, reasoning messages and tool calls carrying the
 // subagentRunId of the delegation that ran the agent (none for the root run); a tool call's
@@ -95,6 +96,8 @@ export function createAgUiMapper(run: AgUiRun): (event: TurnEvent) => BaseEvent[
             type: EventType.SUBAGENT_STARTED,
             subagentRunId: event.callId,
             name: event.to,
+            // A subagent, a mounted syndicate or a remote A2A agent; AG-UI has no field of its own for it.
+            metadata: { syndicate: { kind: event.kind ?? 'subagent' } },
             parentToolCallId: event.callId,
             parentMessageId: parts.messageId(caller),
             ...(caller === undefined ? {} : { parentSubagentRunId: caller }),

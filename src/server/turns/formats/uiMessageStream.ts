@@ -1,5 +1,5 @@
 import { UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from 'ai';
-import type { TurnEvent, TurnStatus } from '../../../core/events.js';
+import type { DelegateKind, TurnEvent, TurnStatus } from '../../../core/events.js';
 import type { StreamedEvent } from '../liveTurn.js';
 import type { StreamFormat } from './streamFormat.js';
 import { createRunParts, type PartChange } from './runParts.js';
@@ -12,7 +12,7 @@ import { createRunParts, type PartChange } from './runParts.js';
 // (a delegation's tool is the agent it went to) whose `toolMetadata` names the agent that made the
 // call and the delegation it made it in, so a subagent's calls sit under their delegation; each
 // delegation is also a `data-delegation` part, updated in place by its callId, that says where it
-// sits in the tree (parent, depth) and how it stands. The route is a `data-route` part; the turn's
+// sits in the tree (parent, depth), what it went to (kind) and how it stands. The route is a `data-route` part; the turn's
 // status is the finish chunk's metadata.
 
 /** The data parts this stream adds to a UIMessage. */
@@ -25,6 +25,8 @@ export interface SyndicateDataParts {
 export interface DelegationPart {
   callId: string;
   agent: string;
+  /** What it delegates to: a subagent, a mounted syndicate or a remote A2A agent. */
+  kind: DelegateKind;
   /** The callId of the delegation this one was made in; null at the top of the tree. */
   parent: string | null;
   /** 1 for the root agent's delegations, +1 per level. */
@@ -127,7 +129,7 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
         break;
       case 'delegation-start': {
         if (main) callInStep(out);
-        const part: DelegationPart = { callId: event.callId, agent: event.to, parent: event.delegationId ?? null, depth: event.depth + 1, status: 'running', request: event.request, output: null };
+        const part: DelegationPart = { callId: event.callId, agent: event.to, kind: event.kind ?? 'subagent', parent: event.delegationId ?? null, depth: event.depth + 1, status: 'running', request: event.request, output: null };
         delegations.set(event.callId, part);
         out.push(toolInput(event, event.callId, event.to, { request: event.request }), delegationChunk(part));
         break;
