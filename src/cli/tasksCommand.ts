@@ -93,6 +93,10 @@ export function removeTask(id: string, options: TasksOptions): Promise<number> {
   return withExistingStore(options.db, async (store, storeName) => {
     const task = await store?.schedules.get(id);
     const removed = store && task && (await removeStoredTask(store.schedules, task, 'from the command line', Date.now()));
+    if (removed && !removed.ok) {
+      process.stderr.write(`Cannot remove task ${id}: ${removed.error}.\n`);
+      return ExitCode.failed;
+    }
     if (!removed || (!removed.deactivated && !removed.stopped)) {
       process.stderr.write(`No active task ${id} in ${storeName}, nor a run of it still going. See: syndicate tasks list\n`);
       return ExitCode.failed;

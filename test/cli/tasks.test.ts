@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { declaredTask } from '../../src/scheduler/tasks/index.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { runCli, tempDir } from './cli.js';
 
 // `syndicate tasks` as a process (the built CLI): add, list, runs and remove against one store file.
@@ -57,6 +59,22 @@ describe('syndicate tasks', () => {
     const second = await cli(['tasks', 'add', 'council', '--name', 'brief', '--cron', '0 9 * * *', '--message', 'Hi.']);
 
     expect(second.stderr).toContain("Council already has an active task named 'brief': choose another name, or remove that task first");
+  });
+
+  it('refuses to remove a task its syndicate file declares, naming the file as the place to remove it', async () => {
+    const store = openSqliteStore(db);
+    const declared = declaredTask('Council', { name: 'filed', cron: '0 7 * * *', timezone: 'UTC', at: null, message: 'Hi.', session: null, catchUp: 'none', owner: 'admin' }, { admin: 'admin', sessionOf: (user, id) => `api:${user}:${id}` }, Date.now());
+    try {
+      await store.schedules.syncDeclared('Council', [declared]);
+    } finally {
+      await store.close();
+    }
+
+    const result = await cli(['tasks', 'remove', declared.id]);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Cannot remove task ${declared.id}: the task 'filed' is declared in Council's syndicate file (schedules:)`);
+    expect(JSON.parse((await cli(['tasks', 'list', '--json'])).stdout)).toMatchObject([{ id: declared.id, active: true }]);
   });
 
   it('lists no runs of a task that has not fired', async () => {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defineAgent } from '../../src/config/define.js';
 import type { AnyTool } from '../../src/core/tool.js';
 import type { CompiledSyndicate } from '../../src/runtime/compileSyndicate.js';
-import { createTaskTools } from '../../src/scheduler/tasks/index.js';
+import { createTaskTools, declaredTask } from '../../src/scheduler/tasks/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { Store } from '../../src/store/store.js';
 import { compile } from '../runtime/fixtures.js';
@@ -52,6 +52,14 @@ describe('the scheduled-task tools', () => {
     await expect(call(toolsFor('alice'), 'schedule_task', { name: 'bad', cron: 'every morning', message: 'Hi' })).rejects.toThrow(/cron/);
 
     expect(await store.schedules.list(['team'])).toEqual([]);
+  });
+
+  it('refuses to cancel a task the syndicate file declares, naming the file as the place to remove it', async () => {
+    const declared = declaredTask('team', { name: 'filed', cron: '0 7 * * *', timezone: 'UTC', at: null, message: 'Hi.', session: null, catchUp: 'none', owner: 'alice' }, { admin: 'admin', sessionOf: (user, id) => `api:${user}:${id}` }, NOW);
+    await store.schedules.syncDeclared('team', [declared]);
+
+    await expect(call(toolsFor('alice'), 'cancel_task', { task_id: declared.id })).rejects.toThrow("the task 'filed' is declared in team's syndicate file (schedules:)");
+    expect((await store.schedules.get(declared.id))?.active).toBe(true);
   });
 
   it('refuses to schedule from a run that is nobody’s conversation', async () => {
