@@ -1,11 +1,10 @@
-import { addRequestedTask, removeTask as removeStoredTask } from '../scheduler/tasks/index.js';
+import { addRequestedTask, nextFiringOf, removeTask as removeStoredTask } from '../scheduler/tasks/index.js';
 import { firstAdmin } from '../server/auth/userAdmin.js';
 import { sessionIdFor } from '../server/sessionAccess.js';
 import type { CatchUp, ScheduledTask, TaskRun } from '../store/schedules.js';
 import { ExitCode } from './exitCodes.js';
 import { loadDefinition } from './loadDefinition.js';
 import { openPlatform, withExistingStore } from './openPlatform.js';
-import { formatTime } from './text.js';
 import { UsageError } from './usageError.js';
 
 // `syndicate tasks add|list|remove|runs`: scheduled tasks in the store a server runs them from.
@@ -44,7 +43,15 @@ function table(rows: string[][]): string {
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
 }
 
-const whenOf = (task: ScheduledTask): string => (task.cron !== null ? `${task.cron} (${task.timezone})` : formatTime(task.at!));
+// Instants in UTC to the second: a task may fire every few seconds, and its cron reads in a zone of its own.
+const instant = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+const whenOf = (task: ScheduledTask): string => (task.cron !== null ? `${task.cron} (${task.timezone})` : instant(task.at!));
+
+const nextOf = (task: ScheduledTask, now: number): string => {
+  const next = task.active ? nextFiringOf(task, now) : undefined;
+  return next === undefined ? '-' : instant(next);
+};
 
 function catchUpOf(value: string | undefined): CatchUp | undefined {
   if (value === undefined || value === 'none' || value === 'last') return value;
@@ -82,8 +89,9 @@ export function listTasks(options: ListTasksOptions): Promise<number> {
     if (options.json) write(`${JSON.stringify(tasks)}\n`);
     else if (tasks.length === 0) write(`No ${options.all ? '' : 'active '}tasks in ${storeName}. Add one: syndicate tasks add <syndicate> --name <name> --cron "<pattern>" --message "<text>"\n`);
     else {
-      const rows = tasks.map((t) => [t.id, t.syndicate, t.name, whenOf(t), t.active ? 'active' : 'inactive', t.lastScheduledFor === null ? '-' : formatTime(t.lastScheduledFor)]);
-      write(`${table([['ID', 'SYNDICATE', 'NAME', 'WHEN', 'STATE', 'LAST FIRING'], ...rows])}\n`);
+      const now = Date.now();
+      const rows = tasks.map((t) => [t.id, t.syndicate, t.name, whenOf(t), t.runAs, t.active ? 'active' : 'inactive', nextOf(t, now), t.lastScheduledFor === null ? '-' : instant(t.lastScheduledFor)]);
+      write(`${table([['ID', 'SYNDICATE', 'NAME', 'WHEN', 'FOR', 'STATE', 'NEXT FIRING', 'LAST FIRING'], ...rows])}\n`);
     }
     return ExitCode.ok;
   });
@@ -115,7 +123,7 @@ export function listRuns(taskId: string | undefined, options: RunsOptions): Prom
     if (options.json) write(`${JSON.stringify(runs)}\n`);
     else if (runs.length === 0) write(`No runs${taskId === undefined ? '' : ` of task ${taskId}`} in ${storeName}.\n`);
     else {
-      const rows = runs.map((r) => [formatTime(r.scheduledFor), r.status, r.taskId, r.sessionId ?? '-', (r.answer ?? r.detail ?? '').replace(/\s+/g, ' ').slice(0, 60)]);
+      const rows = runs.map((r) => [instant(r.scheduledFor), r.status, r.taskId, r.sessionId ?? '-', (r.answer ?? r.detail ?? '').replace(/\s+/g, ' ').slice(0, 60)]);
       write(`${table([['SCHEDULED', 'STATUS', 'TASK', 'SESSION', 'ANSWER / DETAIL'], ...rows])}\n`);
     }
     return ExitCode.ok;
