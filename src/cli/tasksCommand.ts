@@ -5,6 +5,7 @@ import type { CatchUp, ScheduledTask, TaskRun } from '../store/schedules.js';
 import { ExitCode } from './exitCodes.js';
 import { loadDefinition } from './loadDefinition.js';
 import { openPlatform, withExistingStore } from './openPlatform.js';
+import { formatInstant, formatTable } from './text.js';
 import { UsageError } from './usageError.js';
 
 // `syndicate tasks add|list|remove|runs`: scheduled tasks in the store a server runs them from.
@@ -38,19 +39,11 @@ export interface RunsOptions extends TasksOptions {
 
 const write = (text: string): void => void process.stdout.write(text);
 
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
-}
-
-// Instants in UTC to the second: a task may fire every few seconds, and its cron reads in a zone of its own.
-const instant = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-const whenOf = (task: ScheduledTask): string => (task.cron !== null ? `${task.cron} (${task.timezone})` : instant(task.at!));
+const whenOf = (task: ScheduledTask): string => (task.cron !== null ? `${task.cron} (${task.timezone})` : formatInstant(task.at!));
 
 const nextOf = (task: ScheduledTask, now: number): string => {
   const next = task.active ? nextFiringOf(task, now) : undefined;
-  return next === undefined ? '-' : instant(next);
+  return next === undefined ? '-' : formatInstant(next);
 };
 
 function catchUpOf(value: string | undefined): CatchUp | undefined {
@@ -90,8 +83,8 @@ export function listTasks(options: ListTasksOptions): Promise<number> {
     else if (tasks.length === 0) write(`No ${options.all ? '' : 'active '}tasks in ${storeName}. Add one: syndicate tasks add <syndicate> --name <name> --cron "<pattern>" --message "<text>"\n`);
     else {
       const now = Date.now();
-      const rows = tasks.map((t) => [t.id, t.syndicate, t.name, whenOf(t), t.runAs, t.active ? 'active' : 'inactive', nextOf(t, now), t.lastScheduledFor === null ? '-' : instant(t.lastScheduledFor)]);
-      write(`${table([['ID', 'SYNDICATE', 'NAME', 'WHEN', 'FOR', 'STATE', 'NEXT FIRING', 'LAST FIRING'], ...rows])}\n`);
+      const rows = tasks.map((t) => [t.id, t.syndicate, t.name, whenOf(t), t.runAs, t.active ? 'active' : 'inactive', nextOf(t, now), t.lastScheduledFor === null ? '-' : formatInstant(t.lastScheduledFor)]);
+      write(`${formatTable([['ID', 'SYNDICATE', 'NAME', 'WHEN', 'FOR', 'STATE', 'NEXT FIRING', 'LAST FIRING'], ...rows])}\n`);
     }
     return ExitCode.ok;
   });
@@ -123,8 +116,8 @@ export function listRuns(taskId: string | undefined, options: RunsOptions): Prom
     if (options.json) write(`${JSON.stringify(runs)}\n`);
     else if (runs.length === 0) write(`No runs${taskId === undefined ? '' : ` of task ${taskId}`} in ${storeName}.\n`);
     else {
-      const rows = runs.map((r) => [instant(r.scheduledFor), r.status, r.taskId, r.sessionId ?? '-', (r.answer ?? r.detail ?? '').replace(/\s+/g, ' ').slice(0, 60)]);
-      write(`${table([['SCHEDULED', 'STATUS', 'TASK', 'SESSION', 'ANSWER / DETAIL'], ...rows])}\n`);
+      const rows = runs.map((r) => [formatInstant(r.scheduledFor), r.status, r.taskId, r.sessionId ?? '-', (r.answer ?? r.detail ?? '').replace(/\s+/g, ' ').slice(0, 60)]);
+      write(`${formatTable([['SCHEDULED', 'STATUS', 'TASK', 'SESSION', 'ANSWER / DETAIL'], ...rows])}\n`);
     }
     return ExitCode.ok;
   });
