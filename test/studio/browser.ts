@@ -23,10 +23,13 @@ export function launchBrowser(): Promise<BrowserContext> {
   return chromium.launchPersistentContext(scratchDir('chromium-profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 860 } });
 }
 
+/** The MCP server whose `hang` tool never answers: a turn or a piece that calls it runs until cancelled. */
+export const FLAKY_MCP_SERVER = join(REPO_ROOT, 'test', 'tools', 'mcp', 'fixtures', 'flakyServer.mjs');
+
 /** A syndicate that waits as long as asked (an MCP tool that never answers) and asks the user a question. */
 function waitingRoom(folder: string): string {
   const file = join(folder, 'waiting-room.yaml');
-  const server = join(REPO_ROOT, 'test', 'tools', 'mcp', 'fixtures', 'flakyServer.mjs');
+  const server = FLAKY_MCP_SERVER;
   writeFileSync(
     file,
     `syndicate_name: "Waiting Room"
@@ -53,11 +56,11 @@ export interface StudioServer {
   stop(): Promise<void>;
 }
 
-/** `syndicate serve --offline` on port 0 with the bundled examples and the waiting room, the admin token set. */
-export async function startStudioServer(): Promise<StudioServer> {
+/** `syndicate serve --offline` on port 0 with the bundled examples, the waiting room and `files`, the admin token set. */
+export async function startStudioServer(files: readonly string[] = []): Promise<StudioServer> {
   const home = scratchDir('studio-home');
   let stdout = '';
-  const live = startCli(['serve', '--offline', '--port', '0', join(REPO_ROOT, 'examples'), waitingRoom(home)], { home, env: { SYNDICATE_ADMIN_TOKEN: ADMIN_TOKEN } });
+  const live = startCli(['serve', '--offline', '--port', '0', join(REPO_ROOT, 'examples'), waitingRoom(home), ...files], { home, env: { SYNDICATE_ADMIN_TOKEN: ADMIN_TOKEN } });
   live.child.stdout!.on('data', (chunk: string) => (stdout += chunk));
   await live.waitForStdout('MCP:');
   const url = /Syndicate server at (http:\/\/\S+)/.exec(stdout)?.[1];
