@@ -213,6 +213,7 @@ export function buildProgram(): Command {
     .description('Deactivate a task: it fires no more, and its runs stay listed.')
     .argument('<id>', 'task id (syndicate tasks list)')
     .option(DB_OPTION, DB_HELP)
+    .option('--json', 'print what was removed as JSON')
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (id: string, options: TasksOptions) => {
       const { removeTask } = await import('./tasksCommand.js');

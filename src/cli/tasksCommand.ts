@@ -103,7 +103,8 @@ export function removeTask(id: string, options: TasksOptions): Promise<number> {
       return ExitCode.failed;
     }
     const stopped = removed.stopped ? ` Its run in flight (${removed.stopped.id}) is recorded interrupted, and the server running it stops it.` : '';
-    write(`Removed task ${id}: it fires no more; its runs stay listed (syndicate tasks runs ${id}).${stopped}\n`);
+    if (options.json) write(`${JSON.stringify({ id, removed: true, stoppedRun: removed.stopped?.id ?? null })}\n`);
+    else write(`Removed task ${id}: it fires no more; its runs stay listed (syndicate tasks runs ${id}).${stopped}\n`);
     return ExitCode.ok;
   });
 }

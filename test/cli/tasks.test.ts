@@ -29,7 +29,7 @@ describe('syndicate tasks', () => {
     // Lisbon's 08:00 is 07:00 or 08:00 UTC, whichever the season.
     expect(listed.stdout).toMatch(/morning-brief +0 8 \* \* 1-5 \(Europe\/Lisbon\) +admin +active +\d{4}-\d\d-\d\dT0[78]:00:00Z +-/);
 
-    expect((await cli(['tasks', 'remove', task.id])).code).toBe(0);
+    expect(JSON.parse((await cli(['tasks', 'remove', task.id, '--json'])).stdout)).toEqual({ id: task.id, removed: true, stoppedRun: null });
     expect(JSON.parse((await cli(['tasks', 'list', '--json'])).stdout)).toEqual([]);
     expect(JSON.parse((await cli(['tasks', 'list', '--all', '--json'])).stdout)).toMatchObject([{ id: task.id, active: false }]);
   });
