@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import { EXIT_CODES_HELP } from './exitCodes.js';
 import { addMemoryCommand } from './memoryCommand.js';
 import { DB_HELP, DB_OPTION } from './storeOption.js';
+import type { DreamRunsOptions } from './dreamsCommand.js';
 import type { AddTaskOptions, ListTasksOptions, RunsOptions, TasksOptions } from './tasksCommand.js';
 import type { ServeOptions } from './serveCommand.js';
 import type { KeysCreateOptions, KeysListOptions, UsersAddOptions, UsersOptions } from './usersCommand.js';
@@ -212,6 +213,7 @@ export function buildProgram(): Command {
     .description('Deactivate a task: it fires no more, and its runs stay listed.')
     .argument('<id>', 'task id (syndicate tasks list)')
     .option(DB_OPTION, DB_HELP)
+    .option('--json', 'print what was removed as JSON')
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (id: string, options: TasksOptions) => {
       const { removeTask } = await import('./tasksCommand.js');
@@ -229,6 +231,25 @@ export function buildProgram(): Command {
     .action(async (taskId: string | undefined, options: RunsOptions) => {
       const { listRuns } = await import('./tasksCommand.js');
       process.exitCode = await listRuns(taskId, options);
+    });
+
+  program
+    .command('dreams')
+    .summary("list a syndicate's dream runs")
+    .description('Dreams: the unattended reflections `syndicate serve` runs per user silo (a file\'s `dreams:` block).')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .command('runs')
+    .summary("list a user's dream runs")
+    .description('List dream run records, newest first: answered, failed or interrupted, with the sessions reflected on, the facts stored and the journal written, or why it failed.')
+    .argument('<syndicate>', 'syndicate file or name')
+    .option('--user <id>', "whose dreams (dreams run per user); default: the admin")
+    .option('--limit <n>', 'at most this many', '20')
+    .option(DB_OPTION, DB_HELP)
+    .option('--json', 'print the runs as a JSON array')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (syndicate: string, options: DreamRunsOptions) => {
+      const { listDreamRuns } = await import('./dreamsCommand.js');
+      process.exitCode = await listDreamRuns(syndicate, options);
     });
 
   const users = program

@@ -15,6 +15,7 @@ import { ExitCode } from './exitCodes.js';
 import { openPlatform } from './openPlatform.js';
 import { PACKAGE_ROOT } from './resolveSyndicateFile.js';
 import { startSchedules } from './serveSchedules.js';
+import { unattendedSummary } from './unattendedSummary.js';
 import { portOf } from './serveA2aCommand.js';
 import { stopped } from './stopped.js';
 import { UsageError } from './usageError.js';
@@ -85,7 +86,8 @@ export async function serveCommand(paths: string[], options: ServeOptions, versi
     const scheduler = await startSchedules(platform, syndicates, parts.turns, warn);
     const loaded = syndicates.list();
     process.stdout.write(`Syndicate server at ${server.url} (${loaded.length} syndicate${loaded.length === 1 ? '' : 's'}: ${loaded.map((entry) => entry.id).join(', ')})\n`);
-    process.stdout.write(`  Studio:  ${server.url}/\n  API:     ${server.url}/api/v1 (OpenAPI at /api/v1/openapi.json)\n  A2A:     ${server.url}/a2a/<id>/\n  MCP:     ${server.url}/mcp\n`);
+    const work = await unattendedSummary((await platform.store()).schedules, loaded.flatMap((entry) => (entry.current ? [entry.current] : [])), `${server.url}/#/work`);
+    process.stdout.write(`  Studio:  ${server.url}/\n  API:     ${server.url}/api/v1 (OpenAPI at /api/v1/openapi.json)\n  A2A:     ${server.url}/a2a/<id>/\n  MCP:     ${server.url}/mcp\n  Work:    ${work}\n`);
     const signInToken = await firstStartSignIn();
     if (signInToken !== undefined) {
       process.stdout.write(`Sign in: ${server.url}/#sign-in=${signInToken}\n  (the admin's one-time link, valid for 24 hours; later, \`syndicate keys create --user admin\` makes the admin a key)\n`);

@@ -4,16 +4,14 @@ import { ExitCode } from './exitCodes.js';
 import type { PruneSessionsOptions, SessionsOptions } from './options.js';
 import { withExistingStore } from './openPlatform.js';
 import { colourEnabled, createStyle } from './terminal.js';
-import { formatTime } from './text.js';
+import { formatTable, formatTime } from './text.js';
 import { parseSince } from '../telemetry/ledger/since.js';
 import { UsageError } from './usageError.js';
 
 const write = (text: string): void => void process.stdout.write(text);
 
 function sessionTable(sessions: readonly SessionRecord[]): string {
-  const rows = [['SESSION', 'SYNDICATE', 'EVENTS', 'UPDATED'], ...sessions.map((s) => [s.id, s.syndicate, String(s.eventCount), formatTime(s.updatedAt)])];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+  return formatTable([['SESSION', 'SYNDICATE', 'EVENTS', 'UPDATED'], ...sessions.map((s) => [s.id, s.syndicate, String(s.eventCount), formatTime(s.updatedAt)])]);
 }
 
 function notFound(id: string, storeName: string): number {

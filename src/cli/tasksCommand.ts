@@ -1,11 +1,11 @@
-import { addRequestedTask, removeTask as removeStoredTask } from '../scheduler/tasks/index.js';
+import { addRequestedTask, nextFiringOf, removeTask as removeStoredTask } from '../scheduler/tasks/index.js';
 import { firstAdmin } from '../server/auth/userAdmin.js';
 import { sessionIdFor } from '../server/sessionAccess.js';
 import type { CatchUp, ScheduledTask, TaskRun } from '../store/schedules.js';
 import { ExitCode } from './exitCodes.js';
 import { loadDefinition } from './loadDefinition.js';
 import { openPlatform, withExistingStore } from './openPlatform.js';
-import { formatTime } from './text.js';
+import { formatInstant, formatTable } from './text.js';
 import { UsageError } from './usageError.js';
 
 // `syndicate tasks add|list|remove|runs`: scheduled tasks in the store a server runs them from.
@@ -39,12 +39,12 @@ export interface RunsOptions extends TasksOptions {
 
 const write = (text: string): void => void process.stdout.write(text);
 
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
-}
+const whenOf = (task: ScheduledTask): string => (task.cron !== null ? `${task.cron} (${task.timezone})` : formatInstant(task.at!));
 
-const whenOf = (task: ScheduledTask): string => (task.cron !== null ? `${task.cron} (${task.timezone})` : formatTime(task.at!));
+const nextOf = (task: ScheduledTask, now: number): string => {
+  const next = task.active ? nextFiringOf(task, now) : undefined;
+  return next === undefined ? '-' : formatInstant(next);
+};
 
 function catchUpOf(value: string | undefined): CatchUp | undefined {
   if (value === undefined || value === 'none' || value === 'last') return value;
@@ -82,8 +82,9 @@ export function listTasks(options: ListTasksOptions): Promise<number> {
     if (options.json) write(`${JSON.stringify(tasks)}\n`);
     else if (tasks.length === 0) write(`No ${options.all ? '' : 'active '}tasks in ${storeName}. Add one: syndicate tasks add <syndicate> --name <name> --cron "<pattern>" --message "<text>"\n`);
     else {
-      const rows = tasks.map((t) => [t.id, t.syndicate, t.name, whenOf(t), t.active ? 'active' : 'inactive', t.lastScheduledFor === null ? '-' : formatTime(t.lastScheduledFor)]);
-      write(`${table([['ID', 'SYNDICATE', 'NAME', 'WHEN', 'STATE', 'LAST FIRING'], ...rows])}\n`);
+      const now = Date.now();
+      const rows = tasks.map((t) => [t.id, t.syndicate, t.name, whenOf(t), t.runAs, t.active ? 'active' : 'inactive', nextOf(t, now), t.lastScheduledFor === null ? '-' : formatInstant(t.lastScheduledFor)]);
+      write(`${formatTable([['ID', 'SYNDICATE', 'NAME', 'WHEN', 'FOR', 'STATE', 'NEXT FIRING', 'LAST FIRING'], ...rows])}\n`);
     }
     return ExitCode.ok;
   });
@@ -93,12 +94,17 @@ export function removeTask(id: string, options: TasksOptions): Promise<number> {
   return withExistingStore(options.db, async (store, storeName) => {
     const task = await store?.schedules.get(id);
     const removed = store && task && (await removeStoredTask(store.schedules, task, 'from the command line', Date.now()));
+    if (removed && !removed.ok) {
+      process.stderr.write(`Cannot remove task ${id}: ${removed.error}.\n`);
+      return ExitCode.failed;
+    }
     if (!removed || (!removed.deactivated && !removed.stopped)) {
       process.stderr.write(`No active task ${id} in ${storeName}, nor a run of it still going. See: syndicate tasks list\n`);
       return ExitCode.failed;
     }
     const stopped = removed.stopped ? ` Its run in flight (${removed.stopped.id}) is recorded interrupted, and the server running it stops it.` : '';
-    write(`Removed task ${id}: it fires no more; its runs stay listed (syndicate tasks runs ${id}).${stopped}\n`);
+    if (options.json) write(`${JSON.stringify({ id, removed: true, stoppedRun: removed.stopped?.id ?? null })}\n`);
+    else write(`Removed task ${id}: it fires no more; its runs stay listed (syndicate tasks runs ${id}).${stopped}\n`);
     return ExitCode.ok;
   });
 }
@@ -111,8 +117,8 @@ export function listRuns(taskId: string | undefined, options: RunsOptions): Prom
     if (options.json) write(`${JSON.stringify(runs)}\n`);
     else if (runs.length === 0) write(`No runs${taskId === undefined ? '' : ` of task ${taskId}`} in ${storeName}.\n`);
     else {
-      const rows = runs.map((r) => [formatTime(r.scheduledFor), r.status, r.taskId, r.sessionId ?? '-', (r.answer ?? r.detail ?? '').replace(/\s+/g, ' ').slice(0, 60)]);
-      write(`${table([['SCHEDULED', 'STATUS', 'TASK', 'SESSION', 'ANSWER / DETAIL'], ...rows])}\n`);
+      const rows = runs.map((r) => [formatInstant(r.scheduledFor), r.status, r.taskId, r.sessionId ?? '-', (r.answer ?? r.detail ?? '').replace(/\s+/g, ' ').slice(0, 60)]);
+      write(`${formatTable([['SCHEDULED', 'STATUS', 'TASK', 'SESSION', 'ANSWER / DETAIL'], ...rows])}\n`);
     }
     return ExitCode.ok;
   });

@@ -25,3 +25,14 @@ export function formatTime(at: number): string {
   const d = new Date(at);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
+
+/** An instant in UTC to the second (scheduled work: a task may fire every few seconds, its cron read in a zone of its own). */
+export function formatInstant(at: number): string {
+  return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Left-aligned columns, two spaces apart; the first row is the header. */
+export function formatTable(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+}

@@ -5,7 +5,7 @@ import { createKeyFor, removeUserUnlessLastAdmin } from '../server/auth/userAdmi
 import type { ApiKeyRecord } from '../store/users.js';
 import { ExitCode } from './exitCodes.js';
 import { withExistingStore, withStore } from './openPlatform.js';
-import { formatTime } from './text.js';
+import { formatTable, formatTime } from './text.js';
 import { UsageError } from './usageError.js';
 
 // `syndicate users add|list|remove` and `syndicate keys create|list|revoke`: the server's users
@@ -31,11 +31,6 @@ export interface KeysListOptions extends UsersOptions {
 
 const write = (text: string): void => void process.stdout.write(text);
 const fail = (text: string): number => (process.stderr.write(`${text}\n`), ExitCode.failed);
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
-}
 
 function userIdOf(id: string): string {
   const problem = userIdProblem(id);
@@ -64,7 +59,7 @@ export function usersList(options: UsersOptions): Promise<number> {
     const users = (await store?.users.listUsers()) ?? [];
     if (options.json) write(`${JSON.stringify(users)}\n`);
     else if (users.length === 0) write(`No users in ${storeName}. Add one: syndicate users add <id> --role admin\n`);
-    else write(`${table([['USER', 'ROLE', 'CREATED'], ...users.map((user) => [user.id, user.role, formatTime(user.createdAt)])])}\n`);
+    else write(`${formatTable([['USER', 'ROLE', 'CREATED'], ...users.map((user) => [user.id, user.role, formatTime(user.createdAt)])])}\n`);
     return ExitCode.ok;
   });
 }
@@ -99,7 +94,7 @@ export function keysList(options: KeysListOptions): Promise<number> {
     const keys: ApiKeyRecord[] = (await store?.users.listKeys(options.user)) ?? [];
     if (options.json) write(`${JSON.stringify(keys.map(keyOf))}\n`);
     else if (keys.length === 0) write(`No API keys in ${storeName}. Create one: syndicate keys create --user <id>\n`);
-    else write(`${table([['KEY', 'NAME', 'USER', 'CREATED', 'LAST USED', 'REVOKED'], ...keys.map((key) => [key.id, key.name, key.userId, formatTime(key.createdAt), when(key.lastUsedAt), when(key.revokedAt)])])}\n`);
+    else write(`${formatTable([['KEY', 'NAME', 'USER', 'CREATED', 'LAST USED', 'REVOKED'], ...keys.map((key) => [key.id, key.name, key.userId, formatTime(key.createdAt), when(key.lastUsedAt), when(key.revokedAt)])])}\n`);
     return ExitCode.ok;
   });
 }

@@ -2,7 +2,8 @@
 // one; a call without one is refused rather than defaulted, so no code path can read across users.
 
 const SILO_ID = /^[A-Za-z0-9._-]{1,129}$/;
-const USER_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** A user id, as silos, sessions and the server's users have them. */
+export const USER_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** The user whose memory a process uses when nobody is authenticated (the CLI on a laptop). */
 export const LOCAL_USER = 'local';

@@ -30,13 +30,16 @@ export function useServedFiles(fileName: string, yaml: string): (db: string) => 
   };
 }
 
+/** The MCP server whose `hang` tool never answers: a turn or a piece that calls it runs until cancelled. */
+export const FLAKY_MCP_SERVER = join(REPO_ROOT, 'test', 'tools', 'mcp', 'fixtures', 'flakyServer.mjs');
+
 /**
  * Writes waiting-room.yaml into `folder`: a syndicate that waits as long as asked ("wait": an MCP
  * tool that never answers) and asks the user a question ("offsite"), answered by "Lisbon".
  */
 export function waitingRoom(folder: string): string {
   const file = join(folder, 'waiting-room.yaml');
-  const server = join(REPO_ROOT, 'test', 'tools', 'mcp', 'fixtures', 'flakyServer.mjs');
+  const server = FLAKY_MCP_SERVER;
   writeFileSync(
     file,
     `syndicate_name: "Waiting Room"

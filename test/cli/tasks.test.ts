@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { declaredTask } from '../../src/scheduler/tasks/index.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { runCli, tempDir } from './cli.js';
 
 // `syndicate tasks` as a process (the built CLI): add, list, runs and remove against one store file.
@@ -23,10 +25,11 @@ describe('syndicate tasks', () => {
     expect(task).toMatchObject({ syndicate: 'Council', name: 'morning-brief', active: true, owner: { kind: 'user', id: 'admin' }, runAs: 'admin' });
 
     const listed = await cli(['tasks', 'list']);
-    expect(listed.stdout).toContain('morning-brief');
-    expect(listed.stdout).toContain('0 8 * * 1-5 (Europe/Lisbon)');
+    expect(listed.stdout).toMatch(/NAME +WHEN +FOR +STATE +NEXT FIRING +LAST FIRING/);
+    // Lisbon's 08:00 is 07:00 or 08:00 UTC, whichever the season.
+    expect(listed.stdout).toMatch(/morning-brief +0 8 \* \* 1-5 \(Europe\/Lisbon\) +admin +active +\d{4}-\d\d-\d\dT0[78]:00:00Z +-/);
 
-    expect((await cli(['tasks', 'remove', task.id])).code).toBe(0);
+    expect(JSON.parse((await cli(['tasks', 'remove', task.id, '--json'])).stdout)).toEqual({ id: task.id, removed: true, stoppedRun: null });
     expect(JSON.parse((await cli(['tasks', 'list', '--json'])).stdout)).toEqual([]);
     expect(JSON.parse((await cli(['tasks', 'list', '--all', '--json'])).stdout)).toMatchObject([{ id: task.id, active: false }]);
   });
@@ -57,6 +60,40 @@ describe('syndicate tasks', () => {
     const second = await cli(['tasks', 'add', 'council', '--name', 'brief', '--cron', '0 9 * * *', '--message', 'Hi.']);
 
     expect(second.stderr).toContain("Council already has an active task named 'brief': choose another name, or remove that task first");
+  });
+
+  it('refuses to remove a task its syndicate file declares, naming the file as the place to remove it', async () => {
+    const store = openSqliteStore(db);
+    const declared = declaredTask('Council', { name: 'filed', cron: '0 7 * * *', timezone: 'UTC', at: null, message: 'Hi.', session: null, catchUp: 'none', owner: 'admin' }, { admin: 'admin', sessionOf: (user, id) => `api:${user}:${id}` }, Date.now());
+    try {
+      await store.schedules.syncDeclared('Council', [declared]);
+    } finally {
+      await store.close();
+    }
+
+    const result = await cli(['tasks', 'remove', declared.id]);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Cannot remove task ${declared.id}: the task 'filed' is declared in Council's syndicate file (schedules:)`);
+    expect(JSON.parse((await cli(['tasks', 'list', '--json'])).stdout)).toMatchObject([{ id: declared.id, active: true }]);
+  });
+
+  it("lists a task's runs to the second, newest first, with their status and detail", async () => {
+    const task = JSON.parse((await cli(['tasks', 'add', 'council', '--name', 'pulse', '--cron', '*/2 * * * * *', '--message', 'Hi.', '--json'])).stdout) as { id: string };
+    const store = openSqliteStore(db);
+    try {
+      await store.schedules.skip(task.id, Date.parse('2030-01-01T00:00:02Z'), 'missed while no server ran');
+      await store.schedules.skip(task.id, Date.parse('2030-01-01T00:00:04Z'), 'missed again');
+    } finally {
+      await store.close();
+    }
+
+    const listed = await cli(['tasks', 'runs', task.id]);
+
+    expect(listed.stdout.split('\n').slice(1, 3)).toEqual([
+      expect.stringMatching(/^2030-01-01T00:00:04Z +skipped +\S+ +- +missed again$/),
+      expect.stringMatching(/^2030-01-01T00:00:02Z +skipped +\S+ +- +missed while no server ran$/),
+    ]);
   });
 
   it('lists no runs of a task that has not fired', async () => {

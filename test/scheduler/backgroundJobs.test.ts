@@ -45,7 +45,7 @@ describe('background jobs', () => {
     await store.close();
   });
 
-  it('returns a job id at once, and the turn ends while the piece still runs', async () => {
+  it('returns a job id at once, and the turn ends while the piece still runs under the default 600 s time limit', async () => {
     const hold = holdTool();
     const syndicate = compile(
       agent('Chair', {
@@ -65,6 +65,7 @@ describe('background jobs', () => {
     expect(turnEnd(events)).toMatchObject({ status: 'completed', output: 'Started it in the background.' });
     const jobId = (result?.output as { job_id: string }).job_id;
     expect((await store.backgroundJobs.get(jobId))?.pieces[0]?.status).toBe('running');
+    expect((await store.backgroundJobs.get(jobId))?.job.timeoutMs).toBe(600_000);
     expect(delivered).toEqual([]);
     hold.release();
     await eventually(async () => delivered.length === 1, 'the report is delivered');
@@ -232,6 +233,18 @@ describe('background jobs', () => {
       ]),
     );
     expect(await store.backgroundJobs.list({ limit: 10 })).toEqual([]);
+  });
+
+  it('accepts a time limit of one hour, the most a piece may have', async () => {
+    const syndicate = compile(
+      agent('Chair', { tools: JOB_TOOLS, subagents: [agent('Researcher')], script: startScript([{ tool: 'delegate_background', args: { agent: 'Researcher', request: 'x', timeout_s: 3600 } }]) }),
+    );
+    runner = testRunner(store, syndicate, delivered);
+
+    await collect(syndicate, { input: 'please', sessionId, store, background: runner });
+    await eventually(async () => delivered.length === 1, 'the report is delivered');
+
+    expect((await store.backgroundJobs.get(delivered[0]!.report.jobId))?.job.timeoutMs).toBe(3_600_000);
   });
 
   it('refuses a job in a turn that keeps no session, saying how to keep one', async () => {

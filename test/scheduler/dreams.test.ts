@@ -60,6 +60,38 @@ describe('dreams', () => {
     expect(await store.dreamRuns.list('concierge', siloFor('concierge'), 5)).toEqual([run]);
   });
 
+  it('dreams with the memory tools and the tools dreams: lists only: not ask_user, nor the agent’s other tools, nor its subagents', async () => {
+    const root = defineAgent('Concierge', {
+      model: 'scripted',
+      tools: ['calculator', 'current_time', 'ask_user'],
+      subagents: [defineAgent('Helper', { model: 'scripted', description: 'Helps.' })],
+      script: [
+        {
+          match: 'Conversations since',
+          tool_calls: [
+            { tool: 'ask_user', args: { question: 'Anyone there?' } },
+            { tool: 'current_time', args: {} },
+            { tool: 'Helper', args: { request: 'help me dream' } },
+            { tool: 'calculator', args: { expression: '2 + 2' } },
+            { tool: 'memory_search', args: { query: 'Porto' } },
+          ],
+        },
+        { reply: 'The user is planning a trip to Porto in May.' },
+      ],
+    });
+    const dreamer = platform.compile(defineSyndicate(root, { name: 'concierge', memorySystem: 'long-term', dreams: { every: 86_400_000, agent: 'Concierge', tools: ['calculator'] } }), {
+      embedder: fakeEmbedder(),
+      scripts: { 'memory-extraction': [{ json: { facts: [] }, repeat: true }] },
+    });
+    for await (const event of runTurn(dreamer, { input: 'I want to go to Porto in May.', sessionId: 'trip-1', store })) void event;
+
+    const run = await runDream({ store, syndicate: dreamer, memory: (await platform.memory(dreamer))!, user: LOCAL_USER, now: () => DAY });
+
+    const results = (await store.readEvents(run.sessionId)).flatMap(({ event }) => (event.type === 'tool-result' ? [[event.tool, event.isError]] : []));
+    expect(Object.fromEntries(results)).toEqual({ ask_user: true, current_time: true, Helper: true, calculator: false, memory_search: false });
+    expect(run).toMatchObject({ status: 'answered', journalPath: 'journal/2026-12-02.md' });
+  });
+
   it('never reflects on background, task or dream sessions, nor on another user’s', async () => {
     await say('trip-1', 'I want to go to Porto in May.');
     await say('bg:job-1:0', 'a background piece');
@@ -78,6 +110,26 @@ describe('dreams', () => {
     // The dream's own session is not reflected on by the next dream either.
     const second = await runDream({ store, syndicate, memory, user: LOCAL_USER, now: () => new Date(dreamedAt.getTime() + 86_400_000) });
     expect(second).toMatchObject({ status: 'answered', sessions: 0, journalPath: null, since: dreamedAt.getTime() });
+  });
+
+  it('dreams on a cron pattern in one process, without a shared queue', async () => {
+    await say('trip-1', 'I want to go to Porto in May.');
+    const root = defineAgent('Concierge', { model: 'scripted', script: [{ match: 'Conversations since', reply: 'The user is planning a trip to Porto in May.', repeat: true }] });
+    const dreamer = platform.compile(defineSyndicate(root, { name: 'concierge', memorySystem: 'long-term', dreams: { cron: '* * * * * *', agent: 'Concierge' } }), {
+      embedder: fakeEmbedder(),
+      scripts: { 'memory-extraction': [{ json: { facts: [] }, repeat: true }] },
+    });
+    const silo = siloFor('concierge', LOCAL_USER);
+
+    const schedule = startDreams({ store, syndicates: [dreamer], users: async () => [LOCAL_USER], memory: async () => platform.memory(dreamer), now: () => DAY });
+    try {
+      await eventually(async () => (await store.dreamRuns.list('concierge', silo, 10)).some((run) => run.status !== 'running'), 'the cron dream');
+    } finally {
+      await schedule.stop();
+    }
+
+    const first = (await store.dreamRuns.list('concierge', silo, 100)).at(-1);
+    expect(first).toMatchObject({ status: 'answered', sessions: 1, journalPath: 'journal/2026-12-02.md' });
   });
 
   it('records a dream its process died running interrupted when dreams next start, and dreams over its sessions again', async () => {

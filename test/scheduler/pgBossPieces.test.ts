@@ -91,7 +91,9 @@ describe.runIf(POSTGRES_TESTS)('background pieces on the shared queue (pg-boss)'
     }
     await dead.queue.stop();
 
-    const live = await processOn(delivered);
+    // Only the dead process's leases need to expire soon; the live one's outlasts a loaded machine's
+    // stalls, or its own piece, at its last allowed claim, could be failed as abandoned while it runs.
+    const live = await processOn(delivered, { leaseMs: 2_000 });
     live.runner.start();
     // What pg-boss's maintenance does every 30 s: jobs taken longer ago than their expiry are offered again.
     await eventually(async () => {

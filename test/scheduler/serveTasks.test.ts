@@ -62,14 +62,16 @@ async function expectOneRunPerFiring(store: Store): Promise<void> {
 }
 
 describe('scheduled tasks in syndicate serve', () => {
-  it('runs a file’s task every second in one process on SQLite, and stops cleanly', async () => {
+  it('runs a file’s task every second in one process on SQLite, says so at start, and stops cleanly', async () => {
     const db = join(scratchDir('serve-tasks-db'), 'tasks.db');
     const cli = await serve(db);
     reader = await openStore(db);
 
     await endedRuns(reader, 3);
     cli.child.kill('SIGTERM');
-    expect((await cli.result).code).toBe(0);
+    const { code, stdout } = await cli.result;
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Work: +1 scheduled task\. Follow them at http:\/\/\S+\/#\/work or with syndicate tasks runs/);
 
     await expectOneRunPerFiring(reader);
   });

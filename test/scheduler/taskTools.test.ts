@@ -3,10 +3,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defineAgent } from '../../src/config/define.js';
 import type { AnyTool } from '../../src/core/tool.js';
 import type { CompiledSyndicate } from '../../src/runtime/compileSyndicate.js';
-import { createTaskTools } from '../../src/scheduler/tasks/index.js';
+import { createTaskTools, declaredTask } from '../../src/scheduler/tasks/index.js';
+import { MAX_ACTIVE_TASKS } from '../../src/store/schedules.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { Store } from '../../src/store/store.js';
-import { compile } from '../runtime/fixtures.js';
+import { collect, compile, ofType } from '../runtime/fixtures.js';
 import { scratchDir } from '../support/scratchDir.js';
 
 // The agent tools of scheduled tasks on a real SQLite store: what an agent schedules runs for the
@@ -48,10 +49,59 @@ describe('the scheduled-task tools', () => {
     expect((await store.schedules.get(added.task_id))?.session).toEqual({ fixed: SESSION });
   });
 
-  it('refuses an invalid cron pattern with a message naming the fix, and stores nothing', async () => {
-    await expect(call(toolsFor('alice'), 'schedule_task', { name: 'bad', cron: 'every morning', message: 'Hi' })).rejects.toThrow(/cron/);
+  it('refuses an invalid cron, an unknown time zone and a past instant as error results the model reads, each naming the fix, and stores nothing', async () => {
+    const asking = compile(
+      defineAgent('Boss', {
+        model: 'scripted',
+        file: 'test.yaml',
+        tools: ['schedule_task'],
+        script: [
+          {
+            match: 'schedule',
+            tool_calls: [
+              { tool: 'schedule_task', args: { name: 'bad-cron', cron: 'every morning', message: 'Hi' } },
+              { tool: 'schedule_task', args: { name: 'bad-zone', cron: '0 8 * * *', timezone: 'Mars/Olympus', message: 'Hi' } },
+              { tool: 'schedule_task', args: { name: 'past', at: '2020-01-01T00:00:00Z', message: 'Hi' } },
+            ],
+          },
+          { reply: 'I could not schedule it.' },
+        ],
+      }),
+      {},
+      { name: 'team' },
+    );
 
+    const events = await collect(asking, { input: 'schedule my briefs', sessionId: SESSION, store, background: { tools: (run) => createTaskTools(run, { schedules: store.schedules, user: 'alice', now: () => NOW }) } });
+
+    const results = ofType(events, 'tool-result');
+    expect(results.map((result) => result.isError)).toEqual([true, true, true]);
+    expect(results.map((result) => result.output)).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(`'every morning' is not a cron expression croner accepts`),
+        expect.stringContaining(`(e.g. "0 8 * * 1-5" for 08:00 on weekdays`),
+        expect.stringContaining("'Mars/Olympus' is not an IANA time zone: use e.g. Europe/Lisbon or UTC"),
+        expect.stringContaining('2020-01-01T00:00:00Z is in the past: give a later instant, or a cron pattern for a recurring task'),
+      ]),
+    );
     expect(await store.schedules.list(['team'])).toEqual([]);
+  });
+
+  it(`refuses a task beyond the syndicate's ${MAX_ACTIVE_TASKS} active ones, saying to remove one first`, async () => {
+    const tools = toolsFor('alice');
+    for (let i = 0; i < MAX_ACTIVE_TASKS; i++) await call(tools, 'schedule_task', { name: `t${i}`, cron: '0 8 * * *', message: 'Hi' });
+
+    await expect(call(tools, 'schedule_task', { name: 'one-too-many', cron: '0 8 * * *', message: 'Hi' })).rejects.toThrow(
+      `team has ${MAX_ACTIVE_TASKS} active tasks, the most a syndicate may have: remove one before adding another`,
+    );
+    expect(await store.schedules.list(['team'])).toHaveLength(MAX_ACTIVE_TASKS);
+  });
+
+  it('refuses to cancel a task the syndicate file declares, naming the file as the place to remove it', async () => {
+    const declared = declaredTask('team', { name: 'filed', cron: '0 7 * * *', timezone: 'UTC', at: null, message: 'Hi.', session: null, catchUp: 'none', owner: 'alice' }, { admin: 'admin', sessionOf: (user, id) => `api:${user}:${id}` }, NOW);
+    await store.schedules.syncDeclared('team', [declared]);
+
+    await expect(call(toolsFor('alice'), 'cancel_task', { task_id: declared.id })).rejects.toThrow("the task 'filed' is declared in team's syndicate file (schedules:)");
+    expect((await store.schedules.get(declared.id))?.active).toBe(true);
   });
 
   it('refuses to schedule from a run that is nobody’s conversation', async () => {

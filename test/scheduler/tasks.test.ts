@@ -113,6 +113,21 @@ describe('the task scheduler', () => {
     expect(await store.schedules.runs({ taskId, limit: 10 })).toEqual([]);
   });
 
+  it("fires a cron pattern at its time zone's wall-clock time, not UTC's", async () => {
+    // 08:00 in New York on 2 December (EST, UTC-5) is 13:00 UTC; 08:00 UTC is already past at START.
+    const taskId = await addTask({ cron: '0 8 * * *', timezone: 'America/New_York' });
+    const loop = scheduler();
+
+    clock = Date.parse('2026-12-02T12:59:59Z');
+    await loop.tick();
+    expect(await store.schedules.runs({ taskId, limit: 10 })).toEqual([]);
+    clock = Date.parse('2026-12-02T13:00:00Z');
+    await loop.tick();
+    await loop.idle();
+
+    expect((await store.schedules.runs({ taskId, limit: 10 })).map((run) => [new Date(run.scheduledFor).toISOString(), run.status])).toEqual([['2026-12-02T13:00:00.000Z', 'answered']]);
+  });
+
   it('runs each firing once when two processes tick at the same moment', async () => {
     const taskId = await addTask();
     const other = await openSqliteStore(join(dir, 'tasks.db'));

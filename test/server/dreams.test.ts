@@ -6,7 +6,7 @@ import { siloFor } from '../../src/core/silo.js';
 import { createPlatform, type Platform } from '../../src/platform/createPlatform.js';
 import { runTurn } from '../../src/runtime/runTurn.js';
 import type { DreamSchedule } from '../../src/scheduler/dreams/index.js';
-import { startServerDreams } from '../../src/server/app/serverDreams.js';
+import { startServerDreams, type DreamingSyndicates } from '../../src/server/app/serverDreams.js';
 import type { LoadedSyndicate } from '../../src/server/context.js';
 import type { Store } from '../../src/store/store.js';
 import { fakeEmbedder } from '../memory/fakeEmbedder.js';
@@ -48,6 +48,12 @@ async function say(sessionId: string, input: string): Promise<void> {
   for await (const event of runTurn(concierge.compiled, { input, sessionId, store })) void event;
 }
 
+/** The harness's registry, with serve's reload notice: `reload` hands listeners a file's new version, as the watcher does. */
+function reloadable(loaded: LoadedSyndicate): DreamingSyndicates & { reload(next: LoadedSyndicate): void } {
+  const listeners: Array<(next: LoadedSyndicate) => void> = [];
+  return { ...registry([loaded]), onLoaded: (listener) => void listeners.push(listener), reload: (next) => listeners.forEach((listener) => listener(next)) };
+}
+
 const runsOf = (user: string) => store.dreamRuns.list('concierge', siloFor('concierge', user), 10);
 const finished = async (user: string, count: number) => (await runsOf(user)).filter((run) => run.status !== 'running').length === count;
 
@@ -59,7 +65,7 @@ describe("the server's dreams", () => {
     await say('task:brief:1', 'a scheduled task');
     const now = new Date(Date.now() + HOUR);
 
-    dreams = await startServerDreams({ platform, syndicates: registry([concierge]), warn: (message) => expect.fail(message) }, { now: () => now });
+    dreams = await startServerDreams({ platform, syndicates: reloadable(concierge), warn: (message) => expect.fail(message) }, { now: () => now });
     await eventually(async () => (await finished('alice', 1)) && (await finished('bob', 1)), 'both silos dream');
 
     const [alice] = await runsOf('alice');
@@ -71,11 +77,27 @@ describe("the server's dreams", () => {
     expect(input).not.toMatch(/Oslo|background piece|scheduled task/);
   });
 
+  it('starts dreaming when a reloaded file adds dreams:, and stops when a reload removes them, without a restart', async () => {
+    await say('api:alice:trip', 'I want to go to Porto in May.');
+    const awake = { ...concierge, compiled: { ...concierge.compiled, dreams: undefined } };
+    const syndicates = reloadable(awake);
+    dreams = await startServerDreams({ platform, syndicates, warn: (message) => expect.fail(message) }, { now: () => new Date(Date.now() + HOUR) });
+    const due = { syndicate: 'concierge', user: 'alice', dueAt: 0 };
+    await expect(dreams.take(due)).rejects.toThrow("this process does not serve the dreams of 'concierge'");
+
+    syndicates.reload(concierge);
+    await eventually(() => finished('alice', 1), 'the dream the reloaded file declares');
+    syndicates.reload(awake);
+
+    await expect(dreams.take(due)).rejects.toThrow("this process does not serve the dreams of 'concierge'");
+    expect(await runsOf('alice')).toMatchObject([{ status: 'answered', sessions: 1 }]);
+  });
+
   it('dreams again only once `every` has passed on its clock since the last dream', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     await say('api:alice:trip', 'I want to go to Porto in May.');
     let now = new Date(Date.now() + HOUR);
-    dreams = await startServerDreams({ platform, syndicates: registry([concierge]), warn: (message) => expect.fail(message) }, { now: () => now });
+    dreams = await startServerDreams({ platform, syndicates: reloadable(concierge), warn: (message) => expect.fail(message) }, { now: () => now });
     await eventually(() => finished('alice', 1), 'the first dream');
 
     const start = now.getTime();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { declaredTask } from '../../src/scheduler/tasks/index.js';
 import { startTestServer, type TestServer } from './serverFixture.js';
 
 // The scheduled-tasks API over real HTTP and a real SQLite store: a member creates tasks for
@@ -41,6 +42,18 @@ describe('/tasks', () => {
     expect((await t.api(`/tasks/${task.id}`, { method: 'DELETE' })).status).toBe(204);
     expect(await (await t.api(`/tasks/${task.id}/runs`)).json()).toEqual({ runs: [] });
     expect((await t.api(`/tasks/${task.id}`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it("refuses to remove a task its syndicate file declares with a 409 naming the file as the place to remove it, and keeps it active", async () => {
+    const schedules = (await t.platform.store()).schedules;
+    const declared = declaredTask('Council', { name: 'filed', cron: '0 7 * * *', timezone: 'UTC', at: null, message: 'Hi.', session: null, catchUp: 'none', owner: 'admin' }, { admin: 'admin', sessionOf: (user, id) => `api:${user}:${id}` }, Date.now());
+    await schedules.syncDeclared('Council', [declared]);
+
+    const refused = await t.api(`/tasks/${encodeURIComponent(declared.id)}`, { method: 'DELETE', key: 'admin-key' });
+
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { detail: string }).detail).toContain("the task 'filed' is declared in Council's syndicate file (schedules:)");
+    expect((await schedules.get(declared.id))?.active).toBe(true);
   });
 
   it('refuses an invalid cron, an unknown time zone and an unknown syndicate with 422s naming the fix', async () => {

@@ -4,6 +4,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { REPO_ROOT, startCli, type LiveCli } from '../cli/cli.js';
 import { waitingRoom } from '../cli/serveFile.js';
+export { FLAKY_MCP_SERVER } from '../cli/serveFile.js';
 import { IN_CI } from '../inCi.js';
 import { scratchDir } from '../support/scratchDir.js';
 
@@ -32,12 +33,12 @@ export interface StudioServer {
   stop(): Promise<void>;
 }
 
-/** `syndicate serve --offline` on port 0 with the bundled examples and the waiting room, the admin token set, and `env`. */
-export async function startStudioServer(env: Record<string, string> = {}): Promise<StudioServer> {
+/** `syndicate serve --offline` on port 0 with the bundled examples, the waiting room and `files`, the admin token set, and `env`. */
+export async function startStudioServer({ env = {}, files = [] }: { env?: Record<string, string>; files?: readonly string[] } = {}): Promise<StudioServer> {
   const home = scratchDir('studio-home');
   let stdout = '';
   const room = waitingRoom(home);
-  const live = startCli(['serve', '--offline', '--port', '0', join(REPO_ROOT, 'examples'), room], { home, env: { SYNDICATE_ADMIN_TOKEN: ADMIN_TOKEN, ...env } });
+  const live = startCli(['serve', '--offline', '--port', '0', join(REPO_ROOT, 'examples'), room, ...files], { home, env: { SYNDICATE_ADMIN_TOKEN: ADMIN_TOKEN, ...env } });
   live.child.stdout!.on('data', (chunk: string) => (stdout += chunk));
   await live.waitForStdout('MCP:');
   const url = /Syndicate server at (http:\/\/\S+)/.exec(stdout)?.[1];

@@ -26,7 +26,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
   beforeAll(async () => {
     const prices = join(scratchDir('studio-prices'), 'prices.json');
     writeFileSync(prices, JSON.stringify({ providers: { scripted: { '*': SCRIPTED_PRICE } } }));
-    server = await startStudioServer({ SYNDICATE_PRICES: prices });
+    server = await startStudioServer({ env: { SYNDICATE_PRICES: prices } });
     browser = await launchBrowser();
     page = await browser.newPage();
     // Under the test's own timeout, so a failure names the element that never showed.

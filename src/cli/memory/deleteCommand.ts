@@ -2,7 +2,8 @@ import type { FactRecord } from '../../store/facts.js';
 import { ExitCode } from '../exitCodes.js';
 import type { MemorySiloOptions } from '../options.js';
 import { withSilo } from './memoryStore.js';
-import { dryRunNote, FACT_HEADER, factRow, formatTable, plural, printJson, write } from './output.js';
+import { dryRunNote, FACT_HEADER, factRow, plural, printJson, write } from './output.js';
+import { formatTable } from '../text.js';
 
 /** `memory delete`: a real delete of facts, their vectors and text index entries; a dry run unless --yes. */
 export function deleteCommand(ids: readonly string[], options: MemorySiloOptions): Promise<number> {

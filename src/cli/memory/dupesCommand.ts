@@ -3,7 +3,8 @@ import type { MemoryDupesOptions } from '../options.js';
 import { siloEmbedder } from './embedders.js';
 import { findDuplicateGroups, type DuplicateGroup } from './findDuplicates.js';
 import { withSilo } from './memoryStore.js';
-import { FACT_HEADER, factRow, formatTable, plural, printJson, write } from './output.js';
+import { FACT_HEADER, factRow, plural, printJson, write } from './output.js';
+import { formatTable } from '../text.js';
 
 function describe(silo: string, groups: readonly DuplicateGroup[], threshold: number): string {
   if (groups.length === 0) return `No duplicates in silo ${silo}: no two active facts with the same tag are ${threshold} similar or more.\n`;

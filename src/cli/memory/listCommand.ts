@@ -5,7 +5,8 @@ import type { MemoryListOptions } from '../options.js';
 import { formatTime } from '../text.js';
 import { siloEmbedder } from './embedders.js';
 import { withSilo, type SiloContents } from './memoryStore.js';
-import { FACT_HEADER, factRow, formatTable, printJson, write } from './output.js';
+import { FACT_HEADER, factRow, printJson, write } from './output.js';
+import { formatTable } from '../text.js';
 
 async function listFacts(store: Store, options: MemoryListOptions): Promise<number> {
   // The store filters by status; tags are few, so filtering them here keeps the store's API small.

@@ -9,12 +9,6 @@ export function printJson(value: unknown): void {
   write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Left-aligned columns, two spaces apart; the first row is the header. */
-export function formatTable(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
-}
-
 const TEXT_PREVIEW = 90;
 
 /** A fact as one table row: id, tag, status, date, text. */

@@ -5,7 +5,8 @@ import { ExitCode } from '../exitCodes.js';
 import type { MemorySiloOptions } from '../options.js';
 import { formatTime, preview } from '../text.js';
 import { withSilo } from './memoryStore.js';
-import { FACT_HEADER, factRow, formatTable, printJson, write } from './output.js';
+import { FACT_HEADER, factRow, printJson, write } from './output.js';
+import { formatTable } from '../text.js';
 
 interface Provenance {
   sessionId: string;

@@ -1,7 +1,8 @@
 import { ExitCode } from '../exitCodes.js';
 import type { MemoryOptions } from '../options.js';
 import { listSiloIds, siloContents, siloModels, withMemoryStore, type SiloContents } from './memoryStore.js';
-import { formatTable, printJson, write } from './output.js';
+import { printJson, write } from './output.js';
+import { formatTable } from '../text.js';
 
 function table(silos: readonly SiloContents[]): string {
   const rows = silos.map((silo) => [

@@ -9,7 +9,9 @@ import { runDream, type RunDreamOptions } from './runDream.js';
 
 // Dreams on their schedule, for the server to start at merge: a `cron` dream fires on the
 // expression (in its time zone); an `every` dream is checked each minute and runs for a silo whose
-// last dream started at least `every` ago. One dream per silo at a time in this process. With a
+// last dream started at least `every` ago. A reloaded syndicate file's `dreams:` replace the
+// previous ones (update()); a dream already running finishes as it began. One dream per silo at a
+// time in this process. With a
 // shared queue (PostgreSQL, several processes: scheduler/pgBoss) a due dream is sent to the queue
 // under its due time instead of run here: every process computes the same due time for a silo
 // (the cron firing, or the last dream's start plus `every`), so the queue keeps one job, and the
@@ -46,6 +48,8 @@ export interface StartDreamsOptions {
 export interface DreamSchedule {
   /** Dreams a due dream the shared queue handed this process; resolves once it has ended. */
   take(dream: DueDream): Promise<void>;
+  /** Schedules the syndicate's dreams as it declares them now (a reloaded file); none when it declares none. */
+  update(syndicate: CompiledSyndicate): void;
   stop(): Promise<void>;
 }
 
@@ -55,7 +59,9 @@ export function startDreams(options: StartDreamsOptions): DreamSchedule {
   const warn = options.warn ?? ((message: string) => void process.stderr.write(`warning: ${message}\n`));
   const now = options.now ?? (() => new Date());
   const dreaming = new Map<string, Promise<void>>();
-  const stoppers: Array<() => void> = [];
+  /** The syndicates that dream, by name, as they were last loaded; and what stops each one's timer. */
+  const served = new Map<string, CompiledSyndicate>();
+  const stoppers = new Map<string, () => void>();
   const controller = new AbortController();
 
   const dream = (syndicate: CompiledSyndicate, user: string): Promise<void> => {
@@ -95,33 +101,41 @@ export function startDreams(options: StartDreamsOptions): DreamSchedule {
     dreamAll(syndicate, due).catch((error: unknown) => warn(`the dreams of ${syndicate.name} could not start: ${errorMessage(error)}`));
   };
 
-  sweep().catch((error: unknown) => warn(`could not mark the dreams of stopped processes interrupted: ${errorMessage(error)}; the next due check tries again`));
-  for (const syndicate of options.syndicates) {
+  const update = (syndicate: CompiledSyndicate): void => {
+    stoppers.get(syndicate.name)?.();
+    stoppers.delete(syndicate.name);
+    served.delete(syndicate.name);
     const config = syndicate.dreams;
-    if (!config) continue;
+    if (!config || controller.signal.aborted) return;
+    served.set(syndicate.name, syndicate);
     if (config.cron !== undefined) {
       const cron = config.cron;
       const job = new Cron(cron, { timezone: config.timezone }, fire(syndicate, () => previousFiring(cron, config.timezone ?? 'UTC', now().getTime()) ?? now().getTime()));
-      stoppers.push(() => job.stop());
+      stoppers.set(syndicate.name, () => job.stop());
     } else {
       const every = config.every!;
       const check = fire(syndicate, (last) => (last === undefined ? 0 : now().getTime() - last >= every ? last + every : undefined));
       const timer = setInterval(check, Math.min(EVERY_CHECK_MS, every));
       timer.unref();
-      stoppers.push(() => clearInterval(timer));
+      stoppers.set(syndicate.name, () => clearInterval(timer));
       check();
     }
-  }
+  };
+
+  sweep().catch((error: unknown) => warn(`could not mark the dreams of stopped processes interrupted: ${errorMessage(error)}; the next due check tries again`));
+  for (const syndicate of options.syndicates) update(syndicate);
   return {
     async take({ syndicate: name, user }) {
-      const syndicate = options.syndicates.find((served) => served.name === name && served.dreams);
+      const syndicate = served.get(name);
       // Refused, not dropped: the queue offers the dream to another process.
       if (!syndicate) throw new Error(`this process does not serve the dreams of '${name}'`);
       if (controller.signal.aborted) throw new Error('this process is stopping, so it starts no more dreams');
       await dream(syndicate, user);
     },
+    update,
     async stop() {
-      for (const stop of stoppers) stop();
+      for (const stop of stoppers.values()) stop();
+      stoppers.clear();
       controller.abort();
       await Promise.allSettled([...dreaming.values()]);
     },

@@ -3,7 +3,7 @@ import { CANCEL_TASK, GET_TASK_RUN, LIST_TASK_RUNS, LIST_TASKS, SCHEDULE_TASK } 
 import { defineTool, type AnyTool } from '../../core/tool.js';
 import type { BackgroundRun } from '../../runtime/background.js';
 import type { ScheduledTask, ScheduleStore, TaskRun } from '../../store/schedules.js';
-import { removeTask } from './removeTask.js';
+import { removalRefusal, removeTask } from './removeTask.js';
 import { addRequestedTask } from './taskRequest.js';
 
 // The agent tools of scheduled tasks, bound to one run: an agent schedules work for the user whose
@@ -92,11 +92,13 @@ export function createTaskTools(run: BackgroundRun, binding: TaskToolBinding): R
       inputSchema: taskInput,
       async execute({ task_id }) {
         const task = await ownTask(task_id);
-        if (task.origin === 'file') throw new Error(`'${task.name}' is declared in the syndicate file (schedules:): remove it there`);
+        const refusal = removalRefusal(task);
+        if (refusal !== undefined) throw new Error(refusal);
         const [latest] = await schedules.runs({ taskId: task_id, limit: 1 });
         // A run cancelling its own task finishes its answer: stopping it would cut off the very turn that asked.
         if (latest?.status === 'running' && latest.sessionId === run.sessionId) return { task_id, cancelled: await schedules.deactivate(task_id), stopped_run: null };
         const removed = await removeTask(schedules, task, `by the agent ${run.agent.name}`, binding.now());
+        if (!removed.ok) throw new Error(removed.error);
         return { task_id, cancelled: removed.deactivated || removed.stopped !== undefined, stopped_run: removed.stopped?.id ?? null };
       },
     }),

@@ -21,6 +21,7 @@ import { problem, sendProblem, type Problem } from '../http/problem.js';
 import { defineRoute, json, mountRoutes, type AnyRoute } from '../http/route.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { syndicateRoutes } from './routes/syndicates.js';
+import { dreamRoutes } from './routes/dreams.js';
 import { taskRoutes } from './routes/tasks.js';
 import { usageRoutes } from './routes/usage.js';
 
@@ -204,7 +205,7 @@ async function mcpFace(options: ServerAppOptions): Promise<McpHttpHandler | unde
 export async function createServerApp(options: ServerAppOptions): Promise<ServerApp> {
   const { platform, syndicates, auth, turns, warn } = options;
   const store = () => platform.store();
-  const own = [...syndicateRoutes(syndicates), ...sessionRoutes(store, syndicates), ...taskRoutes(store, syndicates), ...usageRoutes(store, syndicates, options.prices)];
+  const own = [...syndicateRoutes(syndicates), ...sessionRoutes(store, syndicates), ...taskRoutes(store, syndicates), ...dreamRoutes(store, syndicates), ...usageRoutes(store, syndicates, options.prices)];
   const parts = [...auth.routes, ...turns.routes, ...(options.routes ?? [])];
   const info = { title: 'Syndicate', version: options.version, description: 'The API of `syndicate serve`. A message to a session whose turn is running follows the syndicate\'s concurrency policy: enqueue (default), reject (409) or interrupt.' };
   const routes: AnyRoute[] = [...own, ...parts];

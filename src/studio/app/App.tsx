@@ -4,6 +4,7 @@ import { MemoryPage } from './MemoryPage.js';
 import { SessionsPage } from './SessionsPage.js';
 import { SettingsPage } from './SettingsPage.js';
 import { UsagePage } from './UsagePage.js';
+import { WorkPage } from './WorkPage.js';
 import { resume, signIn, signOut, takeTokenFromAddress, type SignedIn } from './signIn.js';
 import { listSyndicates, type SyndicateSummary } from './syndicates.js';
 
@@ -12,6 +13,7 @@ import { listSyndicates, type SyndicateSummary } from './syndicates.js';
 const PAGES = [
   { path: 'chat', title: 'Chat' },
   { path: 'sessions', title: 'Sessions' },
+  { path: 'work', title: 'Work' },
   { path: 'usage', title: 'Usage' },
   { path: 'memory', title: 'Memory' },
   { path: 'settings', title: 'Settings' },
@@ -104,6 +106,7 @@ export function App() {
         {loadError && <p class="failure">The syndicates could not be listed: {loadError}</p>}
         {syndicates && page === 'chat' && <ChatPage syndicates={syndicates} resumeId={argument} />}
         {page === 'sessions' && <SessionsPage />}
+        {syndicates && page === 'work' && <WorkPage syndicates={syndicates} />}
         {page === 'usage' && <UsagePage />}
         {page === 'memory' && <MemoryPage />}
         {syndicates && page === 'settings' && <SettingsPage syndicates={syndicates} />}

@@ -113,11 +113,16 @@ export function taskRoutes(store: () => Promise<Store>, registry: SyndicateRegis
       tag: 'Tasks',
       access: 'member',
       params: idParams,
-      responses: { 204: { description: 'Removed' }, 404: { description: 'No such active task of yours, nor a run of it still going' } },
+      responses: {
+        204: { description: 'Removed' },
+        404: { description: 'No such active task of yours, nor a run of it still going' },
+        409: { description: "The task is declared in its syndicate's file (schedules:): remove it there" },
+      },
       handle: async ({ params, caller }) => {
         const task = await visible(caller, params.id);
         if (!task) return notFound(params.id);
         const removed = await removeTask((await store()).schedules, task, `by ${caller.userId} through the API`, Date.now());
+        if (!removed.ok) return fail(409, removed.error);
         return removed.deactivated || removed.stopped ? noContent() : notFound(params.id);
       },
     }),
