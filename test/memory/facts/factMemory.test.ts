@@ -182,10 +182,19 @@ describe('corrections', () => {
     expect(correction.superseded).toEqual([car.kind === 'stored' && car.fact.id]);
   });
 
-  it('leave a similar fact that shares no key', async () => {
+  it('retire the fact they correct though the client named its keys differently', async () => {
     const memory = memoryOn(store);
-    await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
-    expect(await memory.remember({ text: 'The user lives in Berlin.', tag: 'CORRECTION', keys: ['office'] })).toMatchObject({ superseded: [] });
+    const old = await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    expect(await memory.remember({ text: 'The user lives in Berlin.', tag: 'CORRECTION', keys: ['city'] })).toMatchObject({ superseded: [old.kind === 'stored' && old.fact.id] });
+  });
+
+  it('leave an episode that names the old value: it tells of an occasion, not of the attribute corrected', async () => {
+    const memory = memoryOn(store);
+    const old = await memory.remember({ text: 'The user lives in Porto.', keys: ['home', 'porto'] });
+    const trip = await memory.remember({ text: 'On a trip to Porto the user went to a museum.', tag: 'EPISODE', keys: ['porto', 'museum'] });
+    const correction = await memory.remember({ text: 'Correction: the user now lives in Krakow.', tag: 'CORRECTION', keys: ['home'] });
+    expect(correction.superseded).toEqual([old.kind === 'stored' && old.fact.id]);
+    expect(await store.facts.getFact(memory.silo, trip.kind === 'stored' ? trip.fact.id : '')).toMatchObject({ status: 'active' });
   });
 
   it('leave a dissimilar fact that shares a key', async () => {
