@@ -8,10 +8,10 @@ const SENTENCE_START = /(?:^|[.!?:;]\s+)([\p{L}\p{N}]+)/gu;
 const CAPITALISED = /^\p{Lu}/u;
 const NUMBER = /^\d+(?:[.,]\d+)*$/;
 // "3pm", "2nd", "5km", "1990s": a number with its unit or suffix written on.
-const HAS_DIGIT = /\p{N}/u;
+export const HAS_DIGIT = /\p{N}/u;
 // Dates and numbers in words are specifics however they are written; not "one", a pronoun more
 // often than a number ("Random one:", "got a new one"), whose number "two" or "three" still differs from.
-const WORDED_SPECIFICS: ReadonlySet<string> = new Set(
+export const WORDED: ReadonlySet<string> = new Set(
   ('monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december ' +
     'zero two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty ' +
     'forty fifty sixty seventy eighty ninety hundred thousand million billion dozen half once twice first second third fourth fifth ' +
@@ -61,7 +61,7 @@ export function specificsOf(text: string, keys: readonly string[] = []): Set<str
   const specifics = new Set<string>();
   for (const { raw, word, opening } of words) {
     if (NUMBER.test(raw)) specifics.add(normalisedNumber(raw));
-    else if (HAS_DIGIT.test(raw) || WORDED_SPECIFICS.has(word)) specifics.add(word);
+    else if (HAS_DIGIT.test(raw) || WORDED.has(word)) specifics.add(word);
     // "I" is capitalised wherever it stands, and names no one.
     else if (!CAPITALISED.test(raw) || word === 'i') continue;
     else if (!opening || (!OPENERS.has(word) && (keyWords.has(word) || capitalisedInside.has(word)))) specifics.add(word);

@@ -1,5 +1,5 @@
 import { rankingWords, type FactRecord, type ScoredFact } from '../../store/facts.js';
-import { conflictingSpecifics, mentionsAll, specificsOf, substitutesValue } from './specifics.js';
+import { conflictingSpecifics, HAS_DIGIT, mentionsAll, specificsOf, substitutesValue, WORDED } from './specifics.js';
 
 // Which active facts a correction retires (issue 15): the same subject's same attribute, and the
 // restatements of the value it replaces, never a sibling attribute of the same entity. A fact
@@ -187,4 +187,26 @@ export function updatedFacts(statement: FactRecord, related: readonly ScoredFact
     conflictingSpecifics(fact.text, statement.text, [...fact.keys, ...statement.keys]).length > 0 ||
     (specificsOf(fact.text, fact.keys).size === 0 && substitutesValue(fact.text, statement.text));
   return related.filter(({ fact }) => explicitlySame(own, attributeOf(fact)) && statesOther(fact)).map(({ fact }) => fact.id);
+}
+
+/** Whether a statement names words of the fact as the value it replaces ("I'm vegan now rather than vegetarian" of "I'm vegetarian."). */
+export function namesAsReplaced(text: string, fact: FactRecord): boolean {
+  return namesWords(fact, negatedWords(text));
+}
+
+/**
+ * Whether a statement says what an earlier fact said with another number or date in it: the fact's
+ * new value ("I owe Clara 25 dollars" after "I owe Clara 20 dollars"), whatever the statement's tag
+ * or wording. Called for a neighbour as close as a restatement, whose merge the value refused.
+ * Another name alone is no new value: "I owe Tom 20 dollars" is another debt, which only a
+ * correction or the attribute hints can say replaces Clara's. Never an episode (the same words on
+ * another occasion tell of another one), a fact about another day, or one about other entities
+ * (keys that disagree).
+ */
+export function restatedWithOtherValue(fact: FactRecord, statement: Pick<FactRecord, 'text' | 'tag' | 'date'> & { keys: readonly string[]; subject?: string | null; attribute?: string | null }): boolean {
+  if (fact.tag === 'EPISODE' || statement.tag === 'EPISODE') return false;
+  if (fact.date !== null && statement.date !== null && fact.date !== statement.date) return false;
+  if (!keysAgree(fact.keys, statement.keys)) return false;
+  if (explicitlyDifferent(attributeOf(fact), attributeOf({ ...statement, subject: statement.subject ?? null, attribute: statement.attribute ?? null }))) return false;
+  return conflictingSpecifics(fact.text, statement.text, [...fact.keys, ...statement.keys]).some((word) => HAS_DIGIT.test(word) || WORDED.has(word));
 }
