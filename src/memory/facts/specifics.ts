@@ -70,6 +70,16 @@ export function specificsOf(text: string, keys: readonly string[] = []): Set<str
   return specifics;
 }
 
+/**
+ * The words one text says and the other does not, either way, less words that state no value
+ * ("a month" and "per month"): what would have to be a changed value if the two were one statement.
+ */
+export function differingWords(a: string, b: string): string[] {
+  const wordsA = wordSet(a);
+  const wordsB = wordSet(b);
+  return [...[...wordsA].filter((word) => !wordsB.has(word)), ...[...wordsB].filter((word) => !wordsA.has(word))].filter((word) => !FUNCTION_WORDS.has(word));
+}
+
 /** Whether a text mentions each of these words (lower-cased, numbers as specificsOf gives them), in any case or place. */
 export function mentionsAll(text: string, words: readonly string[]): boolean {
   const mentioned = wordSet(text);
