@@ -8,10 +8,10 @@ const SENTENCE_START = /(?:^|[.!?:;]\s+)([\p{L}\p{N}]+)/gu;
 const CAPITALISED = /^\p{Lu}/u;
 const NUMBER = /^\d+(?:[.,]\d+)*$/;
 // "3pm", "2nd", "5km", "1990s": a number with its unit or suffix written on.
-export const HAS_DIGIT = /\p{N}/u;
+const HAS_DIGIT = /\p{N}/u;
 // Dates and numbers in words are specifics however they are written; not "one", a pronoun more
 // often than a number ("Random one:", "got a new one"), whose number "two" or "three" still differs from.
-export const WORDED: ReadonlySet<string> = new Set(
+const WORDED_SPECIFICS: ReadonlySet<string> = new Set(
   ('monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december ' +
     'zero two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty ' +
     'forty fifty sixty seventy eighty ninety hundred thousand million billion dozen half once twice first second third fourth fifth ' +
@@ -61,23 +61,13 @@ export function specificsOf(text: string, keys: readonly string[] = []): Set<str
   const specifics = new Set<string>();
   for (const { raw, word, opening } of words) {
     if (NUMBER.test(raw)) specifics.add(normalisedNumber(raw));
-    else if (HAS_DIGIT.test(raw) || WORDED.has(word)) specifics.add(word);
+    else if (HAS_DIGIT.test(raw) || WORDED_SPECIFICS.has(word)) specifics.add(word);
     // "I" is capitalised wherever it stands, and names no one.
     else if (!CAPITALISED.test(raw) || word === 'i') continue;
     else if (!opening || (!OPENERS.has(word) && (keyWords.has(word) || capitalisedInside.has(word)))) specifics.add(word);
   }
   if (NEGATION.test(text)) specifics.add(NOT);
   return specifics;
-}
-
-/**
- * The words one text says and the other does not, either way, less words that state no value
- * ("a month" and "per month"): what would have to be a changed value if the two were one statement.
- */
-export function differingWords(a: string, b: string): string[] {
-  const wordsA = wordSet(a);
-  const wordsB = wordSet(b);
-  return [...[...wordsA].filter((word) => !wordsB.has(word)), ...[...wordsB].filter((word) => !wordsA.has(word))].filter((word) => !FUNCTION_WORDS.has(word));
 }
 
 /** Whether a text mentions each of these words (lower-cased, numbers as specificsOf gives them), in any case or place. */

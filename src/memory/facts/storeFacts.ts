@@ -2,14 +2,13 @@ import { EmbeddingModelMismatchError, type FactRecord, type ScoredFact, type Fac
 import type { Embedder } from '../embeddings/embedder.js';
 import type { FactJudge } from './factJudge.js';
 import { conflictingSpecifics, substitutesValue } from './specifics.js';
-import { attributeOf, correctedFacts, explicitlyDifferent, keysAgree, namesAsReplaced, namesReplacedSpecific, readsAsCorrection, restatedWithOtherValue, updatedFacts } from './supersession.js';
+import { attributeOf, correctedFacts, explicitlyDifferent, keysAgree, namesAsReplaced, namesReplacedSpecific, readsAsCorrection, updatedFacts } from './supersession.js';
 
 // Writes candidate facts to a silo: a dedup probe recognises restatements (same tag, the same
 // entity keys, no conflicting name, number, date, place or negation, and similar enough for the
 // embedder) and keeps each as a record linked to the fact it restates (never a second primary, never dropped), and a CORRECTION retires
 // the active facts it corrects without deleting them: the closest one by meaning (a shared key
-// counts as evidence), and the facts about it that restate its old value. A statement as close as
-// a restatement that changes a number or date in it replaces the fact whatever its tag.
+// counts as evidence), and the facts about it that restate its old value.
 
 /** A fact before it is embedded. */
 export type CandidateFact = Omit<NewFact, 'embedding' | 'embeddingModel'>;
@@ -91,11 +90,7 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
         !substitutesValue(fact.text, candidate.text) && !namesAsReplaced(candidate.text, fact),
     );
     const duplicate = comparable.find(({ score }) => score >= writer.dedupThreshold)?.fact;
-    if (duplicate !== undefined) return { duplicate };
-    // As close as a restatement, yet refused for the value it states instead: the fact's new value.
-    const updated = neighbours.find(({ fact, score }) => score >= writer.dedupThreshold && restatedWithOtherValue(fact, candidate))?.fact;
-    if (updated !== undefined) return { replaces: updated };
-    if (writer.judge === undefined) return {};
+    if (duplicate !== undefined || writer.judge === undefined) return { duplicate };
     const hard = comparable.find(({ score }) => score >= writer.dedupThreshold - JUDGE_BAND)?.fact;
     if (hard === undefined) return {};
     try {

@@ -1,5 +1,5 @@
 import { rankingWords, type FactRecord, type ScoredFact } from '../../store/facts.js';
-import { conflictingSpecifics, differingWords, HAS_DIGIT, mentionsAll, specificsOf, substitutesValue, WORDED } from './specifics.js';
+import { conflictingSpecifics, mentionsAll, specificsOf, substitutesValue } from './specifics.js';
 
 // Which active facts a correction retires (issue 15): the same subject's same attribute, and the
 // restatements of the value it replaces, never a sibling attribute of the same entity. A fact
@@ -192,24 +192,4 @@ export function updatedFacts(statement: FactRecord, related: readonly ScoredFact
 /** Whether a statement names words of the fact as the value it replaces ("I'm vegan now rather than vegetarian" of "I'm vegetarian."). */
 export function namesAsReplaced(text: string, fact: FactRecord): boolean {
   return namesWords(fact, negatedWords(text));
-}
-
-/**
- * Whether a statement says what an earlier fact said with another number or date in it, and nothing
- * else changed: the fact's new value ("I owe Clara 25 dollars" after "I owe Clara 20 dollars"),
- * whatever the statement's tag. A statement that also changes other words may be another fact
- * with its own number ("…the garden and the budget…" beside "…the garden and the invoice…"). Called for a neighbour as close as a restatement, whose merge the value refused.
- * Another name alone is no new value: "I owe Tom 20 dollars" is another debt, which only a
- * correction or the attribute hints can say replaces Clara's. Never an episode (the same words on
- * another occasion tell of another one), a fact about another day, or one about other entities
- * (keys that disagree).
- */
-export function restatedWithOtherValue(fact: FactRecord, statement: Pick<FactRecord, 'text' | 'tag' | 'date'> & { keys: readonly string[]; subject?: string | null; attribute?: string | null }): boolean {
-  if (fact.tag === 'EPISODE' || statement.tag === 'EPISODE') return false;
-  if (fact.date !== null && statement.date !== null && fact.date !== statement.date) return false;
-  if (!keysAgree(fact.keys, statement.keys)) return false;
-  if (explicitlyDifferent(attributeOf(fact), attributeOf({ ...statement, subject: statement.subject ?? null, attribute: statement.attribute ?? null }))) return false;
-  // The same statement: every word that differs is a number or date, or says no value ("now").
-  const differing = differingWords(fact.text, statement.text).filter((word) => !CORRECTION_WORDS.has(word));
-  return differing.length > 0 && differing.every((word) => HAS_DIGIT.test(word) || WORDED.has(word));
 }

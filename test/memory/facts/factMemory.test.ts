@@ -203,18 +203,6 @@ describe('corrections', () => {
     expect(await store.facts.getFact(memory.silo, trip.kind === 'stored' ? trip.fact.id : '')).toMatchObject({ status: 'active' });
   });
 
-  it('are a statement of any tag as close as a restatement that changes a number in it', async () => {
-    const memory = memoryOn(store, { dedupThreshold: 0.7 });
-    const old = await memory.remember({ text: 'I owe Clara 20 dollars for the tickets.', keys: ['clara', 'debt'] });
-    expect(await memory.remember({ text: 'I owe Clara 25 dollars for the tickets.', keys: ['clara', 'debt'] })).toMatchObject({ kind: 'stored', superseded: [old.kind === 'stored' && old.fact.id] });
-  });
-
-  it('are never a statement that changes other words beside its number: another fact with its own number', async () => {
-    const memory = memoryOn(store, { dedupThreshold: 0.5 });
-    await memory.remember({ text: 'I mentioned the garden and the invoice (1234).', keys: ['garden'] });
-    expect(await memory.remember({ text: 'I mentioned the garden and the budget (5678).', keys: ['garden'] })).toMatchObject({ kind: 'stored', superseded: [] });
-  });
-
   it('are never a statement naming another person in the same words: that is another fact', async () => {
     const memory = memoryOn(store, { dedupThreshold: 0.5 });
     await memory.remember({ text: 'I owe Tom 20 dollars for the tickets.', keys: ['debt'] });
