@@ -2,6 +2,7 @@ import { localEmbedder } from '../src/memory/embeddings/localEmbedder.js';
 import { fakeEmbedder } from '../test/memory/fakeEmbedder.js';
 import { memoized } from './memory.js';
 import type { BenchSet } from './memoryQuality/benchSet.js';
+import { colleagueSet } from './memoryQuality/colleagueSet.js';
 import { devSet } from './memoryQuality/devSet.js';
 import { heldOutSet } from './memoryQuality/heldOut.js';
 import { rememberLatency, runBenchSet, type BenchScore } from './memoryQuality/runBenchSet.js';
@@ -28,8 +29,9 @@ function print(score: BenchScore): void {
 }
 
 export async function benchMemoryQuality(): Promise<void> {
-  // The held-out set comes from a generator memory was never tuned on: its figures are reported, not tuned to.
-  const sets: BenchSet[] = [devSet(SEED), heldOutSet(SEED)];
+  // The held-out and colleague sets come from generators memory was never tuned on: their figures
+  // are reported, not tuned to.
+  const sets: BenchSet[] = [devSet(SEED), heldOutSet(SEED), colleagueSet(SEED)];
   for (const make of [() => fakeEmbedder(512, 'synthetic-bow-512'), localEmbedder]) {
     const embedder = memoized(make());
     for (const set of sets) {

@@ -2,13 +2,13 @@ import { EmbeddingModelMismatchError, type FactRecord, type ScoredFact, type Fac
 import type { Embedder } from '../embeddings/embedder.js';
 import type { FactJudge } from './factJudge.js';
 import { conflictingSpecifics, substitutesValue } from './specifics.js';
-import { attributeOf, correctedFacts, explicitlyDifferent, explicitlySame, namesReplacedSpecific, readsAsCorrection, updatedFacts } from './supersession.js';
+import { attributeOf, correctedFacts, explicitlyDifferent, keysAgree, namesAsReplaced, namesReplacedSpecific, readsAsCorrection, updatedFacts } from './supersession.js';
 
 // Writes candidate facts to a silo: a dedup probe recognises restatements (same tag, the same
 // entity keys, no conflicting name, number, date, place or negation, and similar enough for the
 // embedder) and keeps each as a record linked to the fact it restates (never a second primary, never dropped), and a CORRECTION retires
-// the active facts it corrects without deleting them: the closest one that shares a key, and any
-// other sharing a key that restates its old value.
+// the active facts it corrects without deleting them: the closest one by meaning (a shared key
+// counts as evidence), and the facts about it that restate its old value.
 
 /** A fact before it is embedded. */
 export type CandidateFact = Omit<NewFact, 'embedding' | 'embeddingModel'>;
@@ -58,22 +58,6 @@ function sameOccasion(fact: FactRecord, candidate: CandidateFact, now: number): 
   return Math.abs((candidate.createdAt ?? now) - fact.createdAt) <= EPISODE_WINDOW_MS;
 }
 
-function sharesKey(a: readonly string[], b: readonly string[]): boolean {
-  const keys = new Set(a.map((key) => key.toLowerCase()));
-  return b.some((key) => keys.has(key.toLowerCase()));
-}
-
-/**
- * Whether two facts are about the same entities: the keys of one are all keys of the other. Sharing
- * one key is not enough to merge: "I owe Clara 20 dollars" (clara, debt) is not "I owe Tom 20
- * dollars" (tom, debt). A restatement may name fewer of them.
- */
-function keysAgree(a: readonly string[], b: readonly string[]): boolean {
-  const [fewer, more] = a.length <= b.length ? [a, b] : [b, a];
-  const keys = new Set(more.map((key) => key.toLowerCase()));
-  return fewer.every((key) => keys.has(key.toLowerCase()));
-}
-
 export async function storeFacts(writer: FactWriter, candidates: readonly CandidateFact[], signal?: AbortSignal): Promise<StoreReport> {
   const { facts, embedder, silo } = writer;
   const embeddings = await embedder.embed(candidates.map((candidate) => candidate.text), signal);
@@ -103,7 +87,7 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
     const comparable = neighbours.filter(
       ({ fact }) => keysAgree(fact.keys, candidate.keys) && (candidate.tag !== 'EPISODE' || sameOccasion(fact, candidate, Date.now())) && !explicitlyDifferent(own, attributeOf(fact)) &&
         conflictingSpecifics(fact.text, candidate.text, [...fact.keys, ...candidate.keys]).length === 0 &&
-        !substitutesValue(fact.text, candidate.text),
+        !substitutesValue(fact.text, candidate.text) && !namesAsReplaced(candidate.text, fact),
     );
     const duplicate = comparable.find(({ score }) => score >= writer.dedupThreshold)?.fact;
     if (duplicate !== undefined || writer.judge === undefined) return { duplicate };
@@ -126,14 +110,12 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
   // further from "Correction: the user drives a Renault Zoe now." than "The user drives a Fiat 500.").
   // Also run for a correction that was a duplicate: an ingestion interrupted between storing a
   // correction and retiring what it corrects finishes the job when the turns are read again.
-  // A fact said to be about the same subject's same attribute is related whatever its keys: clients
-  // name an entity's keys differently from one statement to the next ("owe" and "debt").
+  // Every earlier active neighbour is a candidate, whatever its keys: clients name an entity's keys
+  // differently from one statement to the next ("employer" then "work", "job"), so a shared key is
+  // evidence for the fact corrected (supersession.ts), never a condition.
   const retireReplaced = async (statement: FactRecord, embedding: Float32Array): Promise<string[]> => {
     const neighbours = await facts.searchVectors(silo, { embedding, embeddingModel: embedder.model, limit: CORRECTION_CANDIDATES, activeOnly: true });
-    const own = attributeOf(statement);
-    const related = neighbours.filter(
-      ({ fact }) => fact.id !== statement.id && fact.createdAt <= statement.createdAt && (sharesKey(fact.keys, statement.keys) || explicitlySame(own, attributeOf(fact))),
-    );
+    const related = neighbours.filter(({ fact }) => fact.id !== statement.id && fact.createdAt <= statement.createdAt);
     const retired = [
       ...new Set([
         ...(readsAsCorrection(statement) || namesReplacedSpecific(statement) ? correctedFacts(statement, related, writer.supersedeThreshold) : []),

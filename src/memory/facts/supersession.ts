@@ -30,6 +30,25 @@ const FRAME_WEIGHT = 0.25;
 // a sibling that states none ("…car is a Tesla Model 3" corrects "…drives a Renault Zoe", not
 // "…car needs new tyres"): such a fact counts this much closer.
 const VALUE_WEIGHT = 0.1;
+// A fact sharing a key with the correction counts this much closer: clients name keys unevenly, so a
+// shared key is evidence, not a condition.
+const KEY_WEIGHT = 0.1;
+
+/**
+ * Whether two facts are about the same entities: the keys of one are all keys of the other. Sharing
+ * one key is not enough to merge: "I owe Clara 20 dollars" (clara, debt) is not "I owe Tom 20
+ * dollars" (tom, debt). A restatement may name fewer of them.
+ */
+export function keysAgree(a: readonly string[], b: readonly string[]): boolean {
+  const [fewer, more] = a.length <= b.length ? [a, b] : [b, a];
+  const keys = new Set(more.map((key) => key.toLowerCase()));
+  return fewer.every((key) => keys.has(key.toLowerCase()));
+}
+
+export function sharesKey(a: readonly string[], b: readonly string[]): boolean {
+  const keys = new Set(a.map((key) => key.toLowerCase()));
+  return b.some((key) => keys.has(key.toLowerCase()));
+}
 
 /** What a fact is about, as said (explicit) or derived from its words. */
 interface FactAttribute {
@@ -135,7 +154,7 @@ export function correctedFacts(correction: FactRecord, related: readonly ScoredF
   const values = specificsOf(correction.text, correction.keys);
   const replacesValue = (fact: FactRecord): boolean => values.size > 0 && [...specificsOf(fact.text, fact.keys)].some((word) => !values.has(word));
   const fit = (hit: (typeof eligible)[number]): number =>
-    hit.score + FRAME_WEIGHT * jaccard(own.frame, hit.attribute.frame) + (replacesValue(hit.fact) ? VALUE_WEIGHT : 0);
+    hit.score + FRAME_WEIGHT * jaccard(own.frame, hit.attribute.frame) + (replacesValue(hit.fact) ? VALUE_WEIGHT : 0) + (sharesKey(hit.fact.keys, correction.keys) ? KEY_WEIGHT : 0);
   // A statement not worded or tagged as a correction corrects only the facts it names as replaced.
   if (named.length === 0 && !readsAsCorrection(correction)) return [];
   const closest = (named.length > 0 ? named : eligible).reduce((best, hit) => (fit(hit) > fit(best) ? hit : best));
@@ -143,7 +162,11 @@ export function correctedFacts(correction: FactRecord, related: readonly ScoredF
   const specifics = oldSpecifics(closest.fact, correction);
   const restatesOldValue =
     specifics.length > 0 ? (fact: FactRecord) => mentionsAll(fact.text, specifics) : (fact: FactRecord) => namesWords(fact, oldValueWords(closest.fact, correction));
-  return eligible.filter((hit) => hit === closest || named.includes(hit) || restatesOldValue(hit.fact)).map(({ fact }) => fact.id);
+  // Found by words, so only among the facts about what the corrected fact is about.
+  const aboutIt = (hit: (typeof eligible)[number]): boolean =>
+    (hit.fact.tag !== 'EPISODE' || closest.fact.tag === 'EPISODE') &&
+    (sharesKey(hit.fact.keys, correction.keys) || sharesKey(hit.fact.keys, closest.fact.keys) || explicitlySame(own, hit.attribute));
+  return eligible.filter((hit) => hit === closest || named.includes(hit) || (aboutIt(hit) && restatesOldValue(hit.fact))).map(({ fact }) => fact.id);
 }
 
 /**
@@ -164,4 +187,9 @@ export function updatedFacts(statement: FactRecord, related: readonly ScoredFact
     conflictingSpecifics(fact.text, statement.text, [...fact.keys, ...statement.keys]).length > 0 ||
     (specificsOf(fact.text, fact.keys).size === 0 && substitutesValue(fact.text, statement.text));
   return related.filter(({ fact }) => explicitlySame(own, attributeOf(fact)) && statesOther(fact)).map(({ fact }) => fact.id);
+}
+
+/** Whether a statement names words of the fact as the value it replaces ("I'm vegan now rather than vegetarian" of "I'm vegetarian."). */
+export function namesAsReplaced(text: string, fact: FactRecord): boolean {
+  return namesWords(fact, negatedWords(text));
 }

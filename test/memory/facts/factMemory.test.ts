@@ -93,6 +93,12 @@ describe('remembering facts', () => {
     expect(await memory.remember({ text: "The user doesn't like spicy food.", keys: ['food'] })).toMatchObject({ kind: 'stored' });
   });
 
+  it('never merges a statement into the fact whose value it names as replaced', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.5 });
+    await memory.remember({ text: 'The user is vegetarian at the moment.', tag: 'PREFERENCE', keys: ['diet'] });
+    expect(await memory.remember({ text: 'The user is pescatarian now rather than vegetarian.', tag: 'PREFERENCE', keys: ['diet'] })).toMatchObject({ kind: 'stored' });
+  });
+
   it('keeps the same words under another tag', async () => {
     const memory = memoryOn(store);
     await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
@@ -182,10 +188,31 @@ describe('corrections', () => {
     expect(correction.superseded).toEqual([car.kind === 'stored' && car.fact.id]);
   });
 
-  it('leave a similar fact that shares no key', async () => {
+  it('retire the fact they correct though the client named its keys differently', async () => {
     const memory = memoryOn(store);
-    await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
-    expect(await memory.remember({ text: 'The user lives in Berlin.', tag: 'CORRECTION', keys: ['office'] })).toMatchObject({ superseded: [] });
+    const old = await memory.remember({ text: 'The user lives in Paris.', keys: ['home'] });
+    expect(await memory.remember({ text: 'The user lives in Berlin.', tag: 'CORRECTION', keys: ['city'] })).toMatchObject({ superseded: [old.kind === 'stored' && old.fact.id] });
+  });
+
+  it('leave an episode that names the old value: it tells of an occasion, not of the attribute corrected', async () => {
+    const memory = memoryOn(store);
+    const old = await memory.remember({ text: 'The user lives in Porto.', keys: ['home', 'porto'] });
+    const trip = await memory.remember({ text: 'On a trip to Porto the user went to a museum.', tag: 'EPISODE', keys: ['porto', 'museum'] });
+    const correction = await memory.remember({ text: 'Correction: the user now lives in Krakow.', tag: 'CORRECTION', keys: ['home'] });
+    expect(correction.superseded).toEqual([old.kind === 'stored' && old.fact.id]);
+    expect(await store.facts.getFact(memory.silo, trip.kind === 'stored' ? trip.fact.id : '')).toMatchObject({ status: 'active' });
+  });
+
+  it('are never a statement naming another person in the same words: that is another fact', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.5 });
+    await memory.remember({ text: 'I owe Tom 20 dollars for the tickets.', keys: ['debt'] });
+    expect(await memory.remember({ text: 'I owe Clara 20 dollars for the tickets.', keys: ['debt'] })).toMatchObject({ kind: 'stored', superseded: [] });
+  });
+
+  it('are never a statement about another day, whatever number it changes', async () => {
+    const memory = memoryOn(store, { dedupThreshold: 0.5 });
+    await memory.remember({ text: 'The hike starts at 9am.', keys: ['hike'], date: '2026-05-02' });
+    expect(await memory.remember({ text: 'The hike starts at 8am.', keys: ['hike'], date: '2026-05-03' })).toMatchObject({ kind: 'stored', superseded: [] });
   });
 
   it('leave a dissimilar fact that shares a key', async () => {
