@@ -128,7 +128,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await screenshot(page, 'reconnected');
   });
 
-  it('cancels a turn that is still running', async () => {
+  it('cancels a turn that is still running, its tool call that never answered ended cancelled too', async () => {
     await send('waiting-room', 'Please wait');
     await page.locator('.tool[data-tool="flaky_hang"][data-status="running"]').waitFor();
 
@@ -136,6 +136,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
 
     await page.locator('.turn[data-status="cancelled"]').waitFor();
     expect(await page.locator('.node[data-agent="Receptionist"]').getAttribute('data-status')).toBe('cancelled');
+    expect(await page.locator('.tool[data-tool="flaky_hang"]').getAttribute('data-status')).toBe('cancelled');
     await screenshot(page, 'cancelled');
   });
 
