@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { scratchDir } from '../support/scratchDir.js';
-import { ADMIN_TOKEN, HAVE_CHROMIUM, launchBrowser, rememberForAdmin, screenshot, startStudioServer, writeDocumentForAdmin, type StudioServer } from './browser.js';
+import type { TurnEvent } from '../../src/core/events.js';
+import { ADMIN_TOKEN, HAVE_CHROMIUM, launchBrowser, rememberForAdmin, screenshot, startStudioServer, storeEventsForAdmin, writeDocumentForAdmin, type StudioServer } from './browser.js';
 
 // The studio as a user meets it: signed in from the console's link, chatting with the council
 // while its delegation tree fills in, cancelling a turn that would never end, answering a question.
@@ -180,6 +181,28 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     const inputs = (await storedEvents(sessionId!)).filter((row) => row.event.type === 'turn-start').map((row) => row.event.input);
     expect(inputs).toEqual([first, 'And a three-day week?']);
     await screenshot(page, 'continued');
+  });
+
+  it("replays a transcript longer than the server's largest page of events, to its last turn", async () => {
+    const event = (turnId: string, body: Record<string, unknown>) => ({ turnId, agent: 'Moderator', at: Date.now(), depth: 0, ...body }) as TurnEvent;
+    // One turn of more model steps than a page holds, then one more turn.
+    const steps = Array.from({ length: 10_000 }, (_step, index) => event('long-1', { type: 'message', text: `step ${index}` }));
+    await storeEventsForAdmin(server, 'long-archive', 'Council', [
+      event('long-1', { type: 'turn-start', syndicate: 'Council', input: 'Summarise the whole archive' }),
+      ...steps,
+      event('long-1', { type: 'turn-end', status: 'completed', output: 'The archive is summarised.' }),
+      event('long-2', { type: 'turn-start', syndicate: 'Council', input: 'And its last entry?' }),
+      event('long-2', { type: 'message', text: 'The last entry is from May.' }),
+      event('long-2', { type: 'turn-end', status: 'completed', output: 'The last entry is from May.' }),
+    ]);
+    await page.goto(`${server.url}/#/sessions`);
+    await page.getByLabel('Search sessions').fill('Summarise the whole archive');
+
+    await page.locator('.list li', { hasText: 'Summarise the whole archive' }).click();
+
+    await expect.poll(() => page.locator('.transcript .turn').count()).toBe(2);
+    expect(await page.locator('.transcript .turn').evaluateAll((turns) => turns.map((turn) => turn.getAttribute('data-status')))).toEqual(['completed', 'completed']);
+    expect(await page.locator('.transcript .turn .answer').last().innerText()).toBe('The last entry is from May.');
   });
 
   it('finds by its first message a session beyond the pages loaded, asking the server', async () => {
