@@ -246,13 +246,36 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     expect(await page.getByRole('button', { name: 'Older sessions' }).count()).toBe(0);
   });
 
-  it('charts usage by day, agent and model with its cost', async () => {
+  const legendOf = async (chart: string) => (await page.locator(`[data-chart="${chart}"] .u-legend .u-series`).allInnerTexts()).map((text) => text.trim());
+
+  it('charts usage by day, agent and model with its cost, each chart titled once by its heading and its legend naming its series', async () => {
     await page.goto(`${server.url}/#/usage`);
 
     await page.locator('[data-chart="By day"] canvas').waitFor();
     await page.locator('[data-usage="agent"] td', { hasText: 'Advocate (Council)' }).waitFor();
     await page.locator('[data-usage="model"] td', { hasText: 'scripted' }).waitFor();
+    for (const chart of ['By day', 'By agent', 'By model']) expect(await legendOf(chart)).toEqual(['tokens', 'cost (USD)']);
+    expect(await page.getByText('By agent', { exact: true }).count()).toBe(1);
     await screenshot(page, 'usage');
+  });
+
+  it('charts no cost when every call cost $0, and says so', async () => {
+    // The ledger as a server whose models are free would give it.
+    await page.route('**/api/v1/usage?by=*', async (route) => {
+      const usage = (await (await route.fetch()).json()) as { rows: Array<{ costUsd: number | null }>; total: { costUsd: number | null } };
+      await route.fulfill({ json: { rows: usage.rows.map((row) => ({ ...row, costUsd: 0 })), total: { ...usage.total, costUsd: 0 } } });
+    });
+    try {
+      await page.goto(`${server.url}/#/usage`);
+      await page.reload();
+
+      await page.locator('[data-chart="By agent"] canvas').waitFor();
+      for (const chart of ['By day', 'By agent', 'By model']) expect(await legendOf(chart)).toEqual(['tokens']);
+      expect(await page.getByText('Cost is not charted').count()).toBe(3);
+      await screenshot(page, 'usage-free');
+    } finally {
+      await page.unroute('**/api/v1/usage?by=*');
+    }
   });
 
   it('lists the syndicates the server loaded in the settings', async () => {
