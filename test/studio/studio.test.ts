@@ -327,6 +327,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await page.locator('[data-facts="found"] li', { hasText: 'aisle seat' }).first().waitFor();
     expect(await page.locator('[data-facts="found"] li', { hasText: 'aisle seat' }).getAttribute('data-current')).toBe('true');
     expect(await page.locator('[data-facts="found"] li', { hasText: 'window seat' }).getAttribute('data-current')).toBe('false');
+    // The box has the width of the list it searches, its buttons beside or under it.
+    const box = (await page.getByLabel('Search facts').boundingBox())!;
+    const list = (await page.locator('[data-facts="found"]').boundingBox())!;
+    expect(box.width).toBeGreaterThanOrEqual(list.width - 1);
     await screenshot(page, 'fact-search');
   });
 
