@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionIdFor } from '../../src/server/sessionAccess.js';
 import { ADMIN_TOKEN, HAVE_CHROMIUM, launchBrowser, screenshot, startStudioServer, type StudioServer } from './browser.js';
 
 // useChat from @ai-sdk/react, the hook itself, against `syndicate serve`: a React page
@@ -100,23 +101,24 @@ describe.skipIf(!HAVE_CHROMIUM)("useChat from @ai-sdk/react against the server's
     await assistant(1).and(page.locator('[data-turn-status="completed"]')).waitFor();
     expect(await assistant(0).locator('[data-part="text"]').innerText()).toContain('Which city should the offsite be in?');
     expect(await assistant(1).locator('[data-part="text"]').innerText()).toBe('Lisbon booked.');
-    const events = await fetch(`${server.url}/api/v1/sessions/${encodeURIComponent('api:admin:offsite-chat')}/events`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const events = await fetch(`${server.url}/api/v1/sessions/${encodeURIComponent(sessionIdFor('admin', 'offsite-chat'))}/events`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     const inputs = ((await events.json()) as { events: Array<{ event: { type: string; input?: string } }> }).events.filter(({ event }) => event.type === 'turn-start').map(({ event }) => event.input);
     expect(inputs).toEqual(['Plan the offsite', 'Lisbon']);
     expect(consoleErrors).toEqual([]);
     await screenshot(page, 'use-chat-question');
   });
 
-  it('ends the chat ready, its message cancelled, when the turn is cancelled on the server while the hook streams it', async () => {
+  it('ends the chat ready, its message cancelled and its unanswered tool call an error, when the turn is cancelled on the server while the hook streams it', async () => {
     await openChat('waiting-room', 'waiting-chat');
     await send('Please wait');
     await page.locator('[data-part="tool"][data-tool="flaky_hang"]').waitFor();
 
-    const cancelled = await fetch(`${server.url}/api/v1/sessions/${encodeURIComponent('api:admin:waiting-chat')}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const cancelled = await fetch(`${server.url}/api/v1/sessions/${encodeURIComponent(sessionIdFor('admin', 'waiting-chat'))}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
 
     expect(await cancelled.json()).toEqual({ cancelled: true });
     await page.locator('main[data-status="ready"]').waitFor();
     expect(await assistant(0).getAttribute('data-turn-status')).toBe('cancelled');
+    expect(await assistant(0).locator('[data-part="tool"][data-tool="flaky_hang"]').getAttribute('data-state')).toBe('output-error');
     expect(await page.getByRole('alert').count()).toBe(0);
     expect(consoleErrors).toEqual([]);
     await screenshot(page, 'use-chat-cancelled');
