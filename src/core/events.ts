@@ -34,6 +34,9 @@ export interface ModelCallDetails {
  */
 export type DelegateKind = 'subagent' | 'syndicate' | 'remote';
 
+/** Each kind as people read it, the same in the CLI's trace and the studio's tree. */
+export const DELEGATE_KIND_NAMES: Readonly<Record<DelegateKind, string>> = { subagent: 'subagent', syndicate: 'nested syndicate', remote: 'remote A2A agent' };
+
 export type TurnEventBody =
   | { type: 'turn-start'; syndicate: string; input: string }
   /** 'continuation': the message answers a question the route asked at the end of the last turn. */

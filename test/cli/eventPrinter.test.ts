@@ -35,6 +35,19 @@ describe('the live printer', () => {
     expect(out).toBe('↳ library_borrow_scroll failed: S-102 is already borrowed by Ada\n');
   });
 
+  it('says what a delegation or route went to when it is more than a subagent: a nested syndicate, a remote A2A agent', () => {
+    let out = '';
+    const printer = createTracePrinter((text) => void (out += text), createStyle(false), 'live');
+    const envelope = { turnId: 't', agent: 'Chair', depth: 0, at: 0 };
+
+    printer.print({ ...envelope, type: 'delegation-start', to: 'Council', request: 'Weigh it', callId: 'c1', kind: 'syndicate' });
+    printer.print({ ...envelope, type: 'delegation-start', to: 'Partner', request: 'Ask them', callId: 'c2', kind: 'remote' });
+    printer.print({ ...envelope, type: 'delegation-start', to: 'Scribe', request: 'Note it', callId: 'c3', kind: 'subagent' });
+    printer.print({ ...envelope, type: 'route', route: 'Weather', reason: 'about the weather', source: 'override', kind: 'remote' });
+
+    expect(out).toBe('→ Chair consults Council (nested syndicate): "Weigh it"\n→ Chair consults Partner (remote A2A agent): "Ask them"\n→ Chair consults Scribe: "Note it"\nRouted to Weather (remote A2A agent) — about the weather\n');
+  });
+
   it("labels every turn's answer with the agent's name, also when one agent answers twice in a row", () => {
     let out = '';
     const printer = createTracePrinter((text) => void (out += text), createStyle(false), 'live');

@@ -85,10 +85,10 @@ describe('syndicate run with a remote agent that asks for input', () => {
     const { asked, answered } = await askThenAnswer(dispatching());
 
     expect(asked.code).toBe(3);
-    expect(asked.stdout).toContain('Routed to Weather — shares the word "weather" with Weather');
+    expect(asked.stdout).toContain('Routed to Weather (remote A2A agent) — shares the word "weather" with Weather');
     expect(asked.stdout).toContain(`? Waiting for your answer: ${QUESTION}`);
     expect(answered.code).toBe(0);
-    expect(answered.stdout).toContain('Routed to Weather — answers the question Weather asked');
+    expect(answered.stdout).toContain('Routed to Weather (remote A2A agent) — answers the question Weather asked');
     expect(answered.stdout).toContain('Sunny in Lyon.');
     const [question, reply] = weather.received;
     expect(reply).toMatchObject({ text: 'Lyon', continuedTaskId: question?.taskId, contextId: question?.contextId });

@@ -24,13 +24,13 @@ const EXAMPLES: Record<string, ExampleCase> = {
   boardroom: {
     message: BOARDROOM_PROPOSAL,
     expected: [
-      `→ Chair consults Council: "${BOARDROOM_PROPOSAL}"`,
+      `→ Chair consults Council (nested syndicate): "${BOARDROOM_PROPOSAL}"`,
       '  → Council consults Advocate',
       '  ← Advocate answered',
       '  → Council consults Skeptic',
       '  ← Skeptic answered',
       '← Council answered',
-      '→ Chair consults Treasurer',
+      '→ Chair consults Treasurer (nested syndicate)',
       '  ⚙ Treasurer calls calculator {"expression":"4800 / 12"}',
       '  ↳ calculator: {"expression":"4800 / 12","result":400}',
       '← Treasurer answered: A 4,800 budget for 12 people allows 400 each.',

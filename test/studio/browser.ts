@@ -2,6 +2,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { TurnEvent } from '../../src/core/events.js';
+import { createPlatform } from '../../src/platform/createPlatform.js';
+import { sessionIdFor } from '../../src/server/sessionAccess.js';
 import { REPO_ROOT, startCli, type LiveCli } from '../cli/cli.js';
 import { waitingRoom } from '../cli/serveFile.js';
 export { FLAKY_MCP_SERVER } from '../cli/serveFile.js';
@@ -28,6 +31,8 @@ export function launchBrowser(): Promise<BrowserContext> {
 export interface StudioServer {
   url: string;
   live: LiveCli;
+  /** The process's SYNDICATE_HOME, where its store is. */
+  home: string;
   /** The waiting room's file, served beside the bundled examples (tests edit it). */
   waitingRoom: string;
   stop(): Promise<void>;
@@ -46,6 +51,7 @@ export async function startStudioServer({ env = {}, files = [] }: { env?: Record
   return {
     url,
     live,
+    home,
     waitingRoom: room,
     async stop() {
       if (live.child.exitCode === null) live.child.kill('SIGKILL');
@@ -79,4 +85,21 @@ export async function writeDocumentForAdmin(server: StudioServer, bundle: string
     body: JSON.stringify({ content, reason: 'seeded by the test' }),
   });
   if (!response.ok) throw new Error(`writing ${bundle}/${path} answered ${response.status}: ${await response.text()}`);
+}
+
+/** Events appended at once: a turn's batches are this small, and SQLite ingests a batch of thousands slowly. */
+const BATCH = 100;
+
+/** Appends events to a session of the admin's straight in the server's store (its SQLite file takes a second process), for sessions no test could run turns enough to make. */
+export async function storeEventsForAdmin(server: StudioServer, clientId: string, syndicate: string, events: readonly TurnEvent[]): Promise<string> {
+  const platform = await createPlatform({ env: { SYNDICATE_HOME: server.home } });
+  try {
+    const store = await platform.store();
+    const sessionId = sessionIdFor('admin', clientId);
+    await store.openSession(sessionId, syndicate);
+    for (let at = 0; at < events.length; at += BATCH) await store.appendEvents(sessionId, events.slice(at, at + BATCH));
+    return sessionId;
+  } finally {
+    await platform.close();
+  }
 }

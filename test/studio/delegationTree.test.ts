@@ -130,6 +130,20 @@ describe('the delegation tree', () => {
     expect(tree.error).toBe('the turn was cancelled');
   });
 
+  it('ends a tool call that never got its result as cancelled when its turn ends, and leaves the answered ones as they were', () => {
+    const tree = fold([
+      event('Lead', { type: 'turn-start', syndicate: 'S', input: 'go' }),
+      event('Lead', { type: 'tool-call', tool: 'calculator', callId: 'k1', input: { expression: '1+1' } }),
+      event('Lead', { type: 'tool-result', tool: 'calculator', callId: 'k1', output: 2, isError: false }),
+      event('Lead', { type: 'delegation-start', to: 'Worker', request: 'slowly', callId: 'c1' }),
+      event('Worker', { type: 'tool-call', tool: 'wait', callId: 'w1', input: {} }, { depth: 1, delegationId: 'c1' }),
+      event('Lead', { type: 'turn-end', status: 'failed', output: '', error: 'the deadline passed' }),
+    ]);
+
+    expect(tree.nodes[ROOT]!.toolCalls.map((call) => [call.tool, call.status])).toEqual([['calculator', 'completed']]);
+    expect(tree.nodes.c1!.toolCalls.map((call) => [call.tool, call.status])).toEqual([['wait', 'cancelled']]);
+  });
+
   it('streams text deltas into the node, and replaces them with the stored message', () => {
     const start = event('Lead', { type: 'turn-start', syndicate: 'S', input: 'go' });
     const streaming = fold([start, event('Lead', { type: 'text-delta', delta: 'Hel' }), event('Lead', { type: 'text-delta', delta: 'lo' })]);

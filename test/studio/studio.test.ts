@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { scratchDir } from '../support/scratchDir.js';
-import { ADMIN_TOKEN, HAVE_CHROMIUM, launchBrowser, rememberForAdmin, screenshot, startStudioServer, writeDocumentForAdmin, type StudioServer } from './browser.js';
+import type { TurnEvent } from '../../src/core/events.js';
+import { ADMIN_TOKEN, HAVE_CHROMIUM, launchBrowser, rememberForAdmin, screenshot, startStudioServer, storeEventsForAdmin, writeDocumentForAdmin, type StudioServer } from './browser.js';
 
 // The studio as a user meets it: signed in from the console's link, chatting with the council
 // while its delegation tree fills in, cancelling a turn that would never end, answering a question.
@@ -128,7 +129,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await screenshot(page, 'reconnected');
   });
 
-  it('cancels a turn that is still running', async () => {
+  it('cancels a turn that is still running, its tool call that never answered ended cancelled too', async () => {
     await send('waiting-room', 'Please wait');
     await page.locator('.tool[data-tool="flaky_hang"][data-status="running"]').waitFor();
 
@@ -136,6 +137,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
 
     await page.locator('.turn[data-status="cancelled"]').waitFor();
     expect(await page.locator('.node[data-agent="Receptionist"]').getAttribute('data-status')).toBe('cancelled');
+    expect(await page.locator('.tool[data-tool="flaky_hang"]').getAttribute('data-status')).toBe('cancelled');
     await screenshot(page, 'cancelled');
   });
 
@@ -181,6 +183,28 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await screenshot(page, 'continued');
   });
 
+  it("replays a transcript longer than the server's largest page of events, to its last turn", async () => {
+    const event = (turnId: string, body: Record<string, unknown>) => ({ turnId, agent: 'Moderator', at: Date.now(), depth: 0, ...body }) as TurnEvent;
+    // One turn of more model steps than a page holds, then one more turn.
+    const steps = Array.from({ length: 10_000 }, (_step, index) => event('long-1', { type: 'message', text: `step ${index}` }));
+    await storeEventsForAdmin(server, 'long-archive', 'Council', [
+      event('long-1', { type: 'turn-start', syndicate: 'Council', input: 'Summarise the whole archive' }),
+      ...steps,
+      event('long-1', { type: 'turn-end', status: 'completed', output: 'The archive is summarised.' }),
+      event('long-2', { type: 'turn-start', syndicate: 'Council', input: 'And its last entry?' }),
+      event('long-2', { type: 'message', text: 'The last entry is from May.' }),
+      event('long-2', { type: 'turn-end', status: 'completed', output: 'The last entry is from May.' }),
+    ]);
+    await page.goto(`${server.url}/#/sessions`);
+    await page.getByLabel('Search sessions').fill('Summarise the whole archive');
+
+    await page.locator('.list li', { hasText: 'Summarise the whole archive' }).click();
+
+    await expect.poll(() => page.locator('.transcript .turn').count()).toBe(2);
+    expect(await page.locator('.transcript .turn').evaluateAll((turns) => turns.map((turn) => turn.getAttribute('data-status')))).toEqual(['completed', 'completed']);
+    expect(await page.locator('.transcript .turn .answer').last().innerText()).toBe('The last entry is from May.');
+  });
+
   it('finds by its first message a session beyond the pages loaded, asking the server', async () => {
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
     const listed = (await (await fetch(`${server.url}/api/v1/sessions?limit=200`, { headers: admin })).json()) as { sessions: Array<{ id: string; title: string | null; eventCount: number }> };
@@ -222,13 +246,36 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     expect(await page.getByRole('button', { name: 'Older sessions' }).count()).toBe(0);
   });
 
-  it('charts usage by day, agent and model with its cost', async () => {
+  const legendOf = async (chart: string) => (await page.locator(`[data-chart="${chart}"] .u-legend .u-series`).allInnerTexts()).map((text) => text.trim());
+
+  it('charts usage by day, agent and model with its cost, each chart titled once by its heading and its legend naming its series', async () => {
     await page.goto(`${server.url}/#/usage`);
 
     await page.locator('[data-chart="By day"] canvas').waitFor();
     await page.locator('[data-usage="agent"] td', { hasText: 'Advocate (Council)' }).waitFor();
     await page.locator('[data-usage="model"] td', { hasText: 'scripted' }).waitFor();
+    for (const chart of ['By day', 'By agent', 'By model']) expect(await legendOf(chart)).toEqual(['tokens', 'cost (USD)']);
+    expect(await page.getByText('By agent', { exact: true }).count()).toBe(1);
     await screenshot(page, 'usage');
+  });
+
+  it('charts no cost when every call cost $0, and says so', async () => {
+    // The ledger as a server whose models are free would give it.
+    await page.route('**/api/v1/usage?by=*', async (route) => {
+      const usage = (await (await route.fetch()).json()) as { rows: Array<{ costUsd: number | null }>; total: { costUsd: number | null } };
+      await route.fulfill({ json: { rows: usage.rows.map((row) => ({ ...row, costUsd: 0 })), total: { ...usage.total, costUsd: 0 } } });
+    });
+    try {
+      await page.goto(`${server.url}/#/usage`);
+      await page.reload();
+
+      await page.locator('[data-chart="By agent"] canvas').waitFor();
+      for (const chart of ['By day', 'By agent', 'By model']) expect(await legendOf(chart)).toEqual(['tokens']);
+      expect(await page.getByText('Cost is not charted').count()).toBe(3);
+      await screenshot(page, 'usage-free');
+    } finally {
+      await page.unroute('**/api/v1/usage?by=*');
+    }
   });
 
   it('lists the syndicates the server loaded in the settings', async () => {
@@ -280,6 +327,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await page.locator('[data-facts="found"] li', { hasText: 'aisle seat' }).first().waitFor();
     expect(await page.locator('[data-facts="found"] li', { hasText: 'aisle seat' }).getAttribute('data-current')).toBe('true');
     expect(await page.locator('[data-facts="found"] li', { hasText: 'window seat' }).getAttribute('data-current')).toBe('false');
+    // The box has the width of the list it searches, its buttons beside or under it.
+    const box = (await page.getByLabel('Search facts').boundingBox())!;
+    const list = (await page.locator('[data-facts="found"]').boundingBox())!;
+    expect(box.width).toBeGreaterThanOrEqual(list.width - 1);
     await screenshot(page, 'fact-search');
   });
 

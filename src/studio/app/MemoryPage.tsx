@@ -100,7 +100,7 @@ function FactSearch({ syndicate, onResults }: { syndicate: string; onResults(fou
   const [error, setError] = useState<string>();
   return (
     <form
-      class="composer"
+      class="fact-search"
       onSubmit={(event) => {
         event.preventDefault();
         setError(undefined);

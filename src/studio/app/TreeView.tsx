@@ -1,10 +1,11 @@
+import { DELEGATE_KIND_NAMES } from '../../core/events.js';
 import { ROOT, type AgentNode, type TurnTree } from '../tree/delegationTree.js';
 import { duration, json, tokens, usd } from './format.js';
 
 // The live delegation tree: one row per agent run (status, kind, models, tokens, cost, time),
 // opened for what it was asked, the tools it called with their arguments and results, and what it said.
 
-const KIND_LABEL: Record<AgentNode['kind'], string> = { orchestrator: 'orchestrator', subagent: 'subagent', syndicate: 'nested syndicate', remote: 'remote A2A agent' };
+const KIND_LABEL: Record<AgentNode['kind'], string> = { orchestrator: 'orchestrator', ...DELEGATE_KIND_NAMES };
 
 function NodeRow({ tree, node }: { tree: TurnTree; node: AgentNode }) {
   const elapsed = (node.endedAt ?? Date.now()) - node.startedAt;

@@ -38,7 +38,7 @@ function Grouping({ by, title }: { by: string; title: string }) {
       {rows.length === 0 ? (
         <p class="muted">No model calls yet.</p>
       ) : (
-        <UsageChart title={title} labels={rows.map((row) => row.key)} tokens={rows.map((row) => row.inputTokens + row.outputTokens)} costs={rows.map((row) => row.costUsd ?? 0)} />
+        <UsageChart name={title} labels={rows.map((row) => row.key)} tokens={rows.map((row) => row.inputTokens + row.outputTokens)} costs={rows.map((row) => row.costUsd)} />
       )}
       <table>
         <thead>

@@ -1,10 +1,16 @@
 import { foldTurns, type TreeOptions, type TurnTree } from '../tree/delegationTree.js';
 import { encodeId, getJson, type StreamedEvent } from './api.js';
 
-// A stored session as the studio shows it: its events (GET /sessions/:id/events) folded into one
-// delegation tree per turn, the same trees a live turn grows.
+// A stored session as the studio shows it: all its events (GET /sessions/:id/events, a page at a
+// time) folded into one delegation tree per turn, the same trees a live turn grows.
 
-const MAX_EVENTS = 10_000;
+/** The server's largest page. */
+const PAGE_SIZE = 10_000;
+
+interface StoredEvent {
+  seq: number;
+  event: StreamedEvent;
+}
 
 export interface Transcript {
   turns: TurnTree[];
@@ -12,8 +18,19 @@ export interface Transcript {
   lastSeqs: number[];
 }
 
+/** Every stored event of the session, in order: pages are read until one comes back short. */
+async function readAllEvents(sessionId: string): Promise<StoredEvent[]> {
+  const events: StoredEvent[] = [];
+  while (true) {
+    const after = events.at(-1)?.seq ?? 0;
+    const page = await getJson<{ events: StoredEvent[] }>(`/sessions/${encodeId(sessionId)}/events?after=${after}&limit=${PAGE_SIZE}`);
+    events.push(...page.events);
+    if (page.events.length < PAGE_SIZE) return events;
+  }
+}
+
 export async function loadTranscript(sessionId: string, options: TreeOptions): Promise<Transcript> {
-  const { events } = await getJson<{ events: Array<{ seq: number; event: StreamedEvent }> }>(`/sessions/${encodeId(sessionId)}/events?limit=${MAX_EVENTS}`);
+  const events = await readAllEvents(sessionId);
   const turns = foldTurns(
     events.map((stored) => stored.event),
     options,

@@ -14,7 +14,8 @@ export interface ToolCallNode {
   callId: string;
   tool: string;
   input: unknown;
-  status: 'running' | 'completed' | 'failed';
+  /** cancelled: its turn ended before it answered (a cancel, a failure, a question to the user). */
+  status: 'running' | 'completed' | 'failed' | 'cancelled';
   output?: unknown;
   /** The execute_code call whose script made this call (code mode). */
   parentCallId?: string;
@@ -125,11 +126,17 @@ function updateToolCall(node: AgentNode, callId: string, change: Partial<ToolCal
   return { ...node, toolCalls: node.toolCalls.map((call) => (call.callId === callId ? { ...call, ...change } : call)) };
 }
 
-/** Every node still running takes the turn's final status (cancelled, failed, input-required). */
+/** A tool call still open when its turn ends will never answer. */
+function abandoned(call: ToolCallNode): ToolCallNode {
+  return call.status === 'running' ? { ...call, status: 'cancelled' } : call;
+}
+
+/** Every node still running takes the turn's final status (cancelled, failed, input-required); its open tool calls end cancelled. */
 function settle(tree: TurnTree, status: NodeStatus, at: number): TurnTree {
   const nodes: Record<string, AgentNode> = {};
   for (const [id, node] of Object.entries(tree.nodes)) {
-    nodes[id] = node.status === 'running' ? { ...node, status, endedAt: at, streaming: '' } : node;
+    const ended = node.status === 'running' ? { ...node, status, endedAt: at, streaming: '' } : node;
+    nodes[id] = ended.toolCalls.some((call) => call.status === 'running') ? { ...ended, toolCalls: ended.toolCalls.map(abandoned) } : ended;
   }
   return { ...tree, nodes };
 }

@@ -7,7 +7,7 @@ import { calculatingCouncil, council, planningTeam, QUESTION, RESEARCHER_THINKS,
 
 // The AI SDK and AG-UI endpoints, driven by their official clients: ai's DefaultChatTransport and
 // readUIMessageStream, ai's AbstractChat (the chat useChat wraps in React state), and
-// @ag-ui/client's HttpAgent.
+// @ag-ui/client's HttpAgent. useChat itself runs in a browser in test/studio/useChat.test.ts.
 
 let server: TurnServer | undefined;
 afterEach(async () => {

@@ -121,6 +121,21 @@ describe('AI SDK UI message chunks', () => {
     expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'data-route', 'start-step', 'reasoning-start', 'reasoning-delta', 'reasoning-end', 'finish-step', 'abort', 'finish']);
     expect(chunks.at(-1)).toMatchObject({ finishReason: 'other', messageMetadata: { status: 'cancelled', turnId: 't1' } });
   });
+
+  it('ends the tool calls and delegations a cancelled turn cut short as output errors, and leaves a delegation waiting for the user as it is', () => {
+    const cancelled = [
+      SPEAKS[0]!,
+      DELEGATES[0]!,
+      event({ type: 'tool-call', tool: 'wait', callId: 'k1', input: {} }, { agent: 'Advocate', depth: 1, delegationId: 'c1' }),
+      event({ type: 'turn-end', status: 'cancelled', output: '', error: 'the turn was cancelled' }),
+    ].flatMap(createUiMessageMapper());
+    const waiting = [SPEAKS[0]!, DELEGATES[0]!, event({ type: 'turn-end', status: 'input-required', output: 'Which city?' })].flatMap(createUiMessageMapper());
+
+    expect(cancelled.filter((chunk) => chunk.type === 'tool-output-error').map((chunk) => chunk.toolCallId).sort()).toEqual(['c1', 'k1']);
+    expect(cancelled).toContainEqual(expect.objectContaining({ type: 'tool-output-error', toolCallId: 'k1', errorText: 'the turn ended cancelled before this call answered' }));
+    expect(waiting.filter((chunk) => chunk.type === 'tool-output-error')).toEqual([]);
+    expect(waiting).toContainEqual(expect.objectContaining({ type: 'data-delegation', data: expect.objectContaining({ callId: 'c1', status: 'input-required' }) }));
+  });
 });
 
 describe('AG-UI events', () => {

@@ -13,7 +13,8 @@ import { createRunParts, type PartChange } from './runParts.js';
 // call and the delegation it made it in, so a subagent's calls sit under their delegation; each
 // delegation is also a `data-delegation` part, updated in place by its callId, that says where it
 // sits in the tree (parent, depth), what it went to (kind) and how it stands. The route is a `data-route` part; the turn's
-// status is the finish chunk's metadata.
+// status is the finish chunk's metadata. A call the turn ends before it answers ends as an output
+// error (a delegation that asked the user stays waiting for the answer).
 
 /** The data parts this stream adds to a UIMessage. */
 export interface SyndicateDataParts {
@@ -75,6 +76,8 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
   let stepOpen = false;
   let callEnded = false;
   const delegations = new Map<string, DelegationPart>();
+  /** Tool calls (not delegations) still waiting for their result. */
+  const openCalls = new Set<string>();
   let rootSaid: string | undefined;
 
   const finishStep = (out: Chunk[]): void => {
@@ -122,9 +125,11 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
         break;
       case 'tool-call':
         if (main) callInStep(out);
+        openCalls.add(event.callId);
         out.push(toolInput(event, event.callId, event.tool, event.input));
         break;
       case 'tool-result':
+        openCalls.delete(event.callId);
         out.push(toolOutput(event.callId, event.output, event.isError));
         break;
       case 'delegation-start': {
@@ -150,10 +155,15 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
         // A cancel is told by the abort chunk at the end; subagents' errors reach the root run as their delegation's result.
         if (main && event.code !== 'cancelled') out.push({ type: 'error', errorText: event.message });
         break;
-      case 'turn-end':
+      case 'turn-end': {
+        // What was still running will never answer: useChat would show its tool part waiting for good.
+        const unanswered = `the turn ended ${event.status} before this call answered`;
+        for (const callId of openCalls) out.push(toolOutput(callId, unanswered, true));
         for (const part of delegations.values()) {
           if (part.status !== 'running') continue;
           part.status = event.status;
+          // A delegation that asked the user waits for the answer; one cut short by a cancel or a failure ends.
+          if (event.status === 'cancelled' || event.status === 'failed') out.push(toolOutput(part.callId, unanswered, true));
           out.push(delegationChunk(part));
         }
         // A subagent's question ends the turn without the root agent saying it: the answer is the question.
@@ -166,6 +176,7 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
         if (event.status === 'cancelled') out.push({ type: 'abort', reason: event.error ?? 'the turn was cancelled' });
         out.push({ type: 'finish', finishReason: FINISH_REASONS[event.status], messageMetadata: { status: event.status, turnId: event.turnId } });
         break;
+      }
       default:
         break;
     }
