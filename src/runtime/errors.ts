@@ -4,7 +4,7 @@ import { UserInputRequired } from '../tools/builtin/askUser.js';
 // Errors that end a whole turn. Anything else thrown inside a tool or a delegated agent
 // becomes an error result for the calling model, and the turn goes on.
 
-export type TurnErrorCode = 'max_steps' | 'output_schema' | 'deadline';
+export type TurnErrorCode = 'max_steps' | 'output_schema' | 'deadline' | 'store_error';
 
 export class TurnError extends Error {
   override readonly name = 'TurnError';
