@@ -4,7 +4,7 @@ import { UserInputRequired } from '../tools/builtin/askUser.js';
 // Errors that end a whole turn. Anything else thrown inside a tool or a delegated agent
 // becomes an error result for the calling model, and the turn goes on.
 
-export type TurnErrorCode = 'max_steps' | 'output_schema' | 'deadline';
+export type TurnErrorCode = 'max_steps' | 'output_schema' | 'deadline' | 'store_error';
 
 /**
  * Why a turn was cancelled, given as the reason of the AbortSignal that cancels it: the turn ends

@@ -55,7 +55,7 @@ async function enforceOutputSchema(turn: TurnContext, agent: CompiledAgent, dept
   const first = parseStructuredOutput(schema, text);
   if (first.ok) return first.text;
   turn.emit(agent.name, depth, { type: 'warning', message: `${agent.name}'s reply did not match its outputSchema: ${first.problem}. Asking once for a repair.` });
-  await turn.flush();
+  turn.flush();
   prompt.push(
     { role: 'assistant', content: [{ type: 'text', text }] },
     { role: 'user', content: [{ type: 'text', text: `Your reply could not be used: ${first.problem}. Reply again with only the JSON value, matching the required schema exactly.` }] },
@@ -211,7 +211,7 @@ export async function runAgent(turn: TurnContext, declared: CompiledAgent, input
     const settled = await Promise.allSettled(
       step.toolCalls.map(async (call) => {
         const result = await executeToolCall(turn, agent, call, depth, runAgent);
-        await turn.flush();
+        turn.flush();
         return result;
       }),
     );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ModelConfigError } from '../models/errors.js';
 import { retryPolicyOf, type RetryPolicy } from '../models/retry.js';
-import type { AppendOptions, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import type { CompiledSyndicate } from './compileSyndicate.js';
 import { errorMessage } from '../core/errors.js';
 import { CancelReason, TurnError } from './errors.js';
@@ -12,6 +12,7 @@ import { runAgent } from './runAgent.js';
 import { sessionTurnEnded, sessionTurnStarted } from './sessionActivity.js';
 import { cachedHistory, loadSessionHistory, recordAppended } from './sessionHistory.js';
 import type { TurnContext } from './turnContext.js';
+import { createTurnWrites } from './turnWrites.js';
 import type { TurnRecord } from './projectTranscript.js';
 import type { TurnMemory } from '../memory/turnMemory.js';
 import { UserInputRequired } from '../tools/builtin/askUser.js';
@@ -56,8 +57,9 @@ const NO_HISTORY: readonly TurnRecord[] = [];
 
 /**
  * Runs one user turn. The stream always ends with exactly one `turn-end` event, whatever
- * happens; the user's message is stored before the first model call and events are committed
- * at every step boundary, so a crash loses at most the step in flight.
+ * happens; the user's message is stored before the first model call, and the events of every
+ * step boundary go to the store at once without the turn waiting (turnWrites.ts), so a crash
+ * loses at most the step in flight and a step that ended while the one before was still being stored.
  */
 export function runTurn(syndicate: CompiledSyndicate, options: RunTurnOptions): AsyncIterable<TurnEvent> {
   // Bad limits are the caller's mistake: refused here, before the turn starts.
@@ -99,8 +101,6 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
   const { signal, clear: clearDeadline } = turnSignal(options.signal, options.deadlineMs ?? syndicate.deadlineMs);
   const turnId = randomUUID();
   const root = syndicate.root;
-  let pending: TurnEvent[] = [];
-  let writing: Promise<void> = Promise.resolve();
   // Bodies are fresh literals at every call site, so the envelope is added in place: copying
   // each event was the largest single cost of the turn loop in profiles.
   const stamp = (agent: string, depth: number, body: TurnEventBody, delegationId?: string): TurnEvent => {
@@ -114,21 +114,12 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     return event;
   };
 
-  // Resolves to the session's seq before the batch (undefined: there was nothing to commit).
-  const commit = (append?: AppendOptions): Promise<number | undefined> => {
-    if (!persist || pending.length === 0) return writing.then(() => undefined);
-    const batch = pending;
-    pending = [];
-    let before: number | undefined;
-    // Chained so batches commit in the order they were cut, even from parallel tool calls.
-    writing = writing.then(async () => {
-      const lastSeq = await store.appendEvents(sessionId, batch, append);
-      recordAppended(store, sessionId, batch, lastSeq);
-      options.committed?.(batch, lastSeq);
-      before = lastSeq - batch.length;
-    });
-    return writing.then(() => before);
-  };
+  const writes = persist
+    ? createTurnWrites(store, sessionId, (batch, lastSeq) => {
+        recordAppended(store, sessionId, batch, lastSeq);
+        options.committed?.(batch, lastSeq);
+      })
+    : undefined;
 
   const turn: TurnContext = {
     turnId,
@@ -146,12 +137,10 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     emit(agent: string, depth: number, body: TurnEventBody) {
       // `this`: the context of the run emitting, which carries its delegation's id.
       const event = stamp(agent, depth, body, this.delegationId);
-      if (persist && isPersisted(event)) pending.push(event);
+      if (writes !== undefined && isPersisted(event)) writes.add(event);
       listener(event);
     },
-    flush: async () => {
-      await commit();
-    },
+    flush: () => writes?.cut(),
   };
 
   if (persist) sessionTurnStarted(store, sessionId);
@@ -171,10 +160,10 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
     syndicate.openConnections();
     // Stored before the first model call: a crash during it must not lose the user's message.
     if (persist && cached !== undefined) {
-      const before = (await commit({ openFor: syndicate.name }))!;
+      const before = (await writes!.commit({ openFor: syndicate.name }))!;
       turn.history = before === cached.lastSeq ? cached.turns : await loadSessionHistory(store, sessionId, before);
     } else {
-      await turn.flush();
+      await writes?.commit();
     }
     output = await runAgent(turn, root, options.input, 0);
   } catch (caught) {
@@ -201,9 +190,9 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
   // turn-end is stored with the last batch but shown only after that batch commits, so a
   // listener never sees a turn as finished that the store does not have.
   const turnEnd = stamp(root.name, 0, { type: 'turn-end', status, output, ...(failure ? { error: failure } : {}) });
-  if (persist) pending.push(turnEnd);
+  writes?.add(turnEnd);
   try {
-    await commit({ clearNotes });
+    await writes?.commit({ clearNotes });
   } catch (error) {
     const message = `the session could not be saved: ${errorMessage(error)}`;
     listener(stamp(root.name, 0, { type: 'error', code: 'store_error', message }));

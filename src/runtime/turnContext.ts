@@ -29,8 +29,11 @@ export interface TurnContext {
   /** The callId of the delegation this run serves (undefined for the root agent): stamped on its events. */
   delegationId: string | undefined;
   emit(agent: string, depth: number, body: TurnEventBody): void;
-  /** Commits the events buffered so far: called at every step boundary. */
-  flush(): Promise<void>;
+  /**
+   * A step boundary: the events emitted so far go to the store, without waiting for it (turnWrites.ts).
+   * Throws a TurnError when an earlier batch could not be stored.
+   */
+  flush(): void;
 }
 
 /**

@@ -336,6 +336,15 @@ export function describeFactStoreConformance(name: string, open: () => Promise<S
       await expect(facts.searchVectors(silo, { embedding: vector!, embeddingModel: 'other-model', limit: 5 })).rejects.toBeInstanceOf(EmbeddingModelMismatchError);
     });
 
+    it('refuses a search whose vector has another dimension than the silo holds from its model', async () => {
+      const silo = freshSilo();
+      await facts.insertFact(silo, await newFact('The user lives in Paris.'));
+      const [narrow] = await fakeEmbedder(128, 'fake-bow-256').embed(['Paris']);
+      await expect(facts.searchVectors(silo, { embedding: narrow!, embeddingModel: 'fake-bow-256', limit: 5 })).rejects.toThrow(/returned 128 dimensions, but silo .* holds 256-dimensional vectors/);
+      await expect(facts.searchVectors(silo, { embedding: new Float32Array(20_000), embeddingModel: 'fake-bow-256', limit: 5 })).rejects.toThrow(/returned 20000 dimensions/);
+      expect(await facts.searchVectors(freshSilo(), { embedding: narrow!, embeddingModel: 'fake-bow-256', limit: 5 })).toEqual([]);
+    });
+
     it('re-embeds a silo with another model, keeping tags and statuses', async () => {
       const silo = freshSilo();
       const old = await facts.insertFact(silo, await newFact('The user lives in Paris.'));

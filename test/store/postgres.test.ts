@@ -92,6 +92,14 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
       await expect(openPostgresStore(url)).rejects.toThrow(new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this build of syndicate supports \\(${SCHEMA_VERSION}\\).*upgrade syndicate`));
     });
 
+    it('keeps no pending list on the full-text index of facts, so a search never reads through one', async () => {
+      const url = await cluster().createDatabase();
+      await migrate(url);
+
+      const { rows } = await withClient(url, (client) => client.query<{ options: string[] }>(`SELECT reloptions AS options FROM pg_class WHERE relname = 'facts_search'`));
+      expect(rows[0]!.options).toContain('fastupdate=off');
+    });
+
     it('replaces the full-precision HNSW index of a database from schema version 7 with a half-precision one, which searches use', async () => {
       const url = await cluster().createDatabase();
       const store = await open(url);

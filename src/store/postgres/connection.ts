@@ -47,6 +47,11 @@ export interface ServerAddress {
   user: string;
 }
 
+/**
+ * hnsw.ef_search on every connection: how many candidates a search of the facts' HNSW index keeps
+ * per round, which sets its cost (see MIN_CANDIDATES in facts.ts for the measured trade-off).
+ */
+export const HNSW_EF_SEARCH = 40;
 const DEFAULT_POOL_SIZE = 10;
 const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -146,7 +151,7 @@ export function poolConfig(url: string, options: PostgresStoreOptions = {}): pg.
     // Filtered HNSW scans keep going until enough rows pass the silo filter (pgvector >= 0.8), and
     // look at as many candidates as a search re-ranks (see facts.ts). Placeholders until the vector
     // library loads, which then takes them.
-    options: `-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=100 -c synchronous_commit=${synchronousCommitFor(options.durability ?? 'write')}`,
+    options: `-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=${HNSW_EF_SEARCH} -c synchronous_commit=${synchronousCommitFor(options.durability ?? 'write')}`,
     application_name: 'syndicate',
     types,
   };

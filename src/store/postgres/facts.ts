@@ -16,7 +16,7 @@ import {
   textQueries,
   type VectorQuery,
 } from '../facts.js';
-import type { Db } from './connection.js';
+import { HNSW_EF_SEARCH, type Db } from './connection.js';
 import { HNSW_INDEX_PREFIX, halfvecOf } from './factsSchema.js';
 import { cosine } from '../vectors.js';
 import { parseVector, vectorLiteral } from './vectors.js';
@@ -39,14 +39,14 @@ const COLUMNS = `number, id, silo, text, tag, date, source, keys, status, supers
 // are searched by an exact scan of the silo.
 const MAX_DIMENSIONS = 16_000;
 const HNSW_MAX_DIMENSIONS = 2_000;
-// How many HNSW candidates a search re-ranks exactly: CANDIDATE_FACTOR times the limit, at least
-// MIN_CANDIDATES (hnsw.ef_search, set to the same in connection.ts). The re-rank puts back in exact
-// order what half precision and relaxed_order return slightly out of it. At 100k
-// 512-dim synthetic facts in one silo (index larger than shared_buffers, a loaded machine), against
-// an exact scan: 40 found 95% of the top 10 and the nearest for 18 queries of 20, recall p50 32 ms;
-// 100 found 99% and 19 of 20, recall p50 41 ms; 200 took ~3x as long as 100 (full-precision index).
-const MIN_CANDIDATES = 100;
-const CANDIDATE_FACTOR = 2;
+// How many HNSW candidates a search re-ranks exactly: the limit, and at least HNSW_EF_SEARCH (what
+// one round of the index's search yields; a larger LIMIT sends the iterative scan on to another
+// round, each as dear as the first). The re-rank puts back in exact order what half precision and
+// relaxed_order return slightly out of it. Measured at 100k 512-dim synthetic facts in one silo of
+// 21 (bench/postgresRecall.ts) against an exact scan: ef_search 100 with 100 candidates found
+// 98.5% of the true top 10 (ties counted) at ~8 ms of server CPU per search; 40 with 40 found
+// 97.1% at ~4 ms, and the nearest fact for 96 queries of 100 (98 at 100).
+const MIN_CANDIDATES = HNSW_EF_SEARCH;
 // pg_advisory_xact_lock key that serialises creating a dimension's index across processes.
 const INDEX_LOCK = 7_311_020_416;
 
@@ -81,10 +81,14 @@ function candidateOrder(dimensions: number): string {
   return `${halfvecOf('embedding', dimensions)} <=> ${halfvecOf('$2', dimensions)}`;
 }
 
-/** The nearest candidates by the dimension's HNSW index, re-ranked by exact distance; their vectors come along for scoring. */
+/**
+ * The nearest candidates by the dimension's HNSW index, re-ranked by exact distance; their vectors
+ * come along for scoring. Only facts of the query's model ($4): a silo of another model, or of
+ * another dimension, yields no rows (searchVectors then says why).
+ */
 function vectorSearchSql(dimensions: number, query: VectorQuery): string {
   const typed = `vector(${dimensions})`;
-  const filters = [`silo = $1`, `dimensions = ${dimensions}`, query.tag === undefined ? '' : 'tag = $4', query.activeOnly ? `status = 'active'` : ''].filter(Boolean);
+  const filters = [`silo = $1`, `dimensions = ${dimensions}`, 'embedding_model = $4', query.tag === undefined ? '' : 'tag = $5', query.activeOnly ? `status = 'active'` : ''].filter(Boolean);
   return `
     SELECT ${COLUMNS}, embedding::text AS vector FROM (
       SELECT * FROM facts WHERE ${filters.join(' AND ')}
@@ -180,13 +184,19 @@ export function createPostgresFacts(db: Db): FactStore {
     },
     async searchVectors(silo: string, query: VectorQuery): Promise<ScoredFact[]> {
       assertSilo(silo);
-      const stored = await siloVectors(silo);
-      if (stored === undefined) return [];
       const dimensions = query.embedding.length;
-      checkSiloVectors(silo, stored, query.embeddingModel, dimensions);
-      const params: unknown[] = [silo, vectorLiteral(query.embedding), Math.max(MIN_CANDIDATES, query.limit * CANDIDATE_FACTOR)];
+      // The silo's model is checked only when nothing was found (a silo of another model yields no
+      // rows): reading it first cost every search a round trip.
+      const nothingFound = async (): Promise<ScoredFact[]> => {
+        const stored = await siloVectors(silo);
+        if (stored !== undefined) checkSiloVectors(silo, stored, query.embeddingModel, dimensions);
+        return [];
+      };
+      if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_DIMENSIONS) return nothingFound();
+      const params: unknown[] = [silo, vectorLiteral(query.embedding), Math.max(MIN_CANDIDATES, query.limit), query.embeddingModel];
       if (query.tag !== undefined) params.push(query.tag);
       const rows = await db.read<FactRow & { vector: string }>(vectorSearchSql(dimensions, query), params);
+      if (rows.length === 0) return nothingFound();
       return rows
         .map((row) => ({ fact: recordOf(row), score: cosine(query.embedding, parseVector(row.vector)), number: row.number }))
         .sort((a, b) => b.score - a.score || a.number - b.number)

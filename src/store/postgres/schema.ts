@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { connectError, describeAddress, poolConfig, serverAddress, type PostgresStoreOptions, type ServerAddress } from './connection.js';
 import { DOCUMENTS_MIGRATION } from './documentsSchema.js';
-import { FACT_RESTATES_MIGRATION, FACTS_MIGRATION, HALFVEC_INDEX_MIGRATION } from './factsSchema.js';
+import { FACT_RESTATES_MIGRATION, FACTS_MIGRATION, FACTS_SEARCH_NO_PENDING_MIGRATION, HALFVEC_INDEX_MIGRATION } from './factsSchema.js';
 import { NOTES_MIGRATION } from './notesSchema.js';
 import { USERS_MIGRATION } from './usersSchema.js';
 import { TASK_LEASES_MIGRATION } from './tasksSchema.js';
@@ -102,6 +102,7 @@ const MIGRATIONS: readonly string[] = [
   FROM events AS first
   WHERE first.session_number = sessions.number AND first.seq = 1 AND first.type = 'turn-start';
   `,
+  FACTS_SEARCH_NO_PENDING_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,6 +1,5 @@
-import type Database from 'better-sqlite3';
 import type { TurnEvent } from '../../core/events.js';
-import { containsPattern, prefixEnd, type AppendOptions, type ListedSession, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
+import type { AppendOptions, ListedSession, ListSessionsOptions, ReadEventsOptions, SessionRecord, Store, StoredEvent } from '../store.js';
 import type { TaskRecord } from '../tasks.js';
 import { NO_LIMIT, openDatabase, type Durability } from './connection.js';
 import { createSqliteDocuments } from './documents.js';
@@ -11,7 +10,8 @@ import { createSqliteNotes } from './notes.js';
 import { createSqliteUsers } from './users.js';
 import { createSessionClaims, type SessionClaims } from './sessionClaims.js';
 import { sessionTitle } from '../sessionTitle.js';
-import { skillsColumn, usageRowOf, type StoredUsageRow } from '../usageSkills.js';
+import { createSessionRows } from './sessionRows.js';
+import { createSqliteUsageLedger } from './usageLedger.js';
 import { createSqliteTasks } from './tasks.js';
 import { createSqliteBackgroundJobs, createSqliteDreamRuns } from './backgroundJobs.js';
 import { createSqliteSchedules } from './schedules.js';
@@ -32,12 +32,6 @@ interface QueuedAppend {
   events: readonly TurnEvent[];
   payloads: readonly string[];
   resolve(lastSeq: number): void;
-  reject(error: unknown): void;
-}
-
-interface QueuedUsage {
-  rows: readonly UsageRow[];
-  resolve(): void;
   reject(error: unknown): void;
 }
 
@@ -63,75 +57,6 @@ interface KnownSession {
   minted: boolean;
 }
 
-interface EventRow {
-  seq: number;
-  payload: string;
-}
-
-type UsageParams = [
-  at: number,
-  syndicate: string,
-  sessionId: string | null,
-  turnId: string,
-  agent: string,
-  provider: string,
-  model: string,
-  inputTokens: number,
-  outputTokens: number,
-  reasoningTokens: number,
-  cachedInputTokens: number,
-  latencyMs: number,
-  outcome: string,
-  turnStatus: string,
-  skills: string | null,
-];
-
-const SELECT_USAGE = `
-  SELECT at, syndicate, session_id AS sessionId, turn_id AS turnId, agent, provider, model,
-         input_tokens AS inputTokens, output_tokens AS outputTokens, reasoning_tokens AS reasoningTokens,
-         cached_input_tokens AS cachedInputTokens, latency_ms AS latencyMs, outcome, turn_status AS turnStatus, skills
-  FROM usage_ledger`;
-
-const LAST_SEQ = 'SELECT seq FROM events WHERE session_number = s.number ORDER BY seq DESC LIMIT 1';
-
-// updatedAt and eventCount come from the session's last event (see the schema).
-const selectSessions = (columns: string): string => `
-  SELECT s.id, s.syndicate, s.created_at AS createdAt,
-         coalesce(last.appended_at, s.created_at) AS updatedAt, coalesce(last.seq, 0) AS eventCount${columns}
-  FROM sessions AS s
-  LEFT JOIN events AS last ON last.session_number = s.number AND last.seq = (${LAST_SEQ})`;
-const SELECT_SESSIONS = selectSessions('');
-// A list's rows carry their titles too.
-const SELECT_LISTED = selectSessions(', s.title');
-
-function prepareStatements(db: Database.Database) {
-  return {
-    selectSession: db.prepare<[id: string], SessionRecord>(`${SELECT_SESSIONS} WHERE s.id = ?`),
-    selectEvents: db.prepare<[sessionId: string, afterSeq: number, limit: number], EventRow>(
-      `SELECT seq, payload FROM events
-       WHERE session_number = (SELECT number FROM sessions WHERE id = ?) AND seq > ? ORDER BY seq LIMIT ?`,
-    ),
-    deleteEvents: db.prepare<[sessionId: string]>('DELETE FROM events WHERE session_number = (SELECT number FROM sessions WHERE id = ?)'),
-    deleteSession: db.prepare<[id: string]>('DELETE FROM sessions WHERE id = ?'),
-    // Notes are keyed by the session id, not its row (notesSchema.ts): they go with the session by id.
-    deleteNotes: db.prepare<[sessionId: string]>('DELETE FROM session_notes WHERE session_id = ?'),
-    // A session's updatedAt is its last event's appended_at (see SELECT_SESSIONS).
-    selectStale: db.prepare<[before: number], { number: number; id: string }>(
-      `SELECT s.number, s.id FROM sessions AS s
-       WHERE coalesce((SELECT appended_at FROM events WHERE session_number = s.number ORDER BY seq DESC LIMIT 1), s.created_at) < ?`,
-    ),
-    deleteEventsOf: db.prepare<[number: number]>('DELETE FROM events WHERE session_number = ?'),
-    deleteSessionNumbered: db.prepare<[number: number]>('DELETE FROM sessions WHERE number = ?'),
-    insertUsage: db.prepare<UsageParams>(
-      `INSERT INTO usage_ledger (at, syndicate, session_id, turn_id, agent, provider, model, input_tokens, output_tokens,
-         reasoning_tokens, cached_input_tokens, latency_ms, outcome, turn_status, skills)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    selectUsage: db.prepare<[since: number], StoredUsageRow>(`${SELECT_USAGE} WHERE at >= ? ORDER BY at, id`),
-    selectUsageOf: db.prepare<[since: number, syndicate: string], StoredUsageRow>(`${SELECT_USAGE} WHERE at >= ? AND syndicate = ? ORDER BY at, id`),
-  };
-}
-
 // Appends of several sessions were written in this turn of the event loop.
 const SEVERAL_SESSIONS = Symbol('several sessions');
 
@@ -147,7 +72,8 @@ const FORGET_DOWN_TO = 0.9;
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
   const durability = options.durability ?? 'write';
   const db = openDatabase(path, options.onStatement, durability);
-  const sql = prepareStatements(db);
+  const sessionRows = createSessionRows(db);
+  const usage = createSqliteUsageLedger(db, () => checkpointer.committed());
   const known = new Map<string, KnownSession>();
   let closing: Promise<void> | undefined;
   let ingest: JournalIngest;
@@ -198,37 +124,6 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     }
   };
 
-  // One prepared statement per combination of filters, so each keeps its own plan (the id range
-  // scans the sessions' id index; a catch-all `? IS NULL OR` would scan the table).
-  const listStatements = new Map<string, Database.Statement<unknown[], ListedSession>>();
-  const listSessions = ({ syndicate, idPrefix, limit = NO_LIMIT, after, query }: ListSessionsOptions): ListedSession[] => {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (syndicate !== undefined) {
-      where.push('s.syndicate = ?');
-      params.push(syndicate);
-    }
-    if (idPrefix) {
-      where.push('s.id >= ? AND s.id < ?');
-      params.push(idPrefix, prefixEnd(idPrefix));
-    }
-    if (query) {
-      // LIKE ignores the case of ASCII letters (case_sensitive_like is off).
-      where.push("(s.title LIKE ? ESCAPE '\\' OR s.id LIKE ? ESCAPE '\\')");
-      params.push(containsPattern(query), containsPattern(query));
-    }
-    const page = after === undefined ? '' : 'WHERE updatedAt < ? OR (updatedAt = ? AND id > ?)';
-    if (after !== undefined) params.push(after.updatedAt, after.updatedAt, after.id);
-    const key = `${syndicate !== undefined}${Boolean(idPrefix)}${Boolean(query)}${after !== undefined}`;
-    let statement = listStatements.get(key);
-    if (statement === undefined) {
-      const filtered = `${SELECT_LISTED}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
-      statement = db.prepare<unknown[], ListedSession>(`SELECT * FROM (${filtered}) ${page} ORDER BY updatedAt DESC, id LIMIT ?`);
-      listStatements.set(key, statement);
-    }
-    return statement.all(...params, limit);
-  };
-
   const remember = (row: SessionRecord): SessionRecord => {
     known.set(row.id, { syndicate: row.syndicate, createdAt: row.createdAt, lastSeq: row.eventCount, updatedAt: row.updatedAt, pending: 0, verifiedAt: Date.now(), stored: true, minted: false });
     return row;
@@ -250,7 +145,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
 
   /** The session as the database has it, remembered. */
   const loadSession = (id: string): SessionRecord | undefined => {
-    const row = sql.selectSession.get(id);
+    const row = sessionRows.session(id);
     return row === undefined ? undefined : remember(row);
   };
 
@@ -258,7 +153,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const currentSession = async (id: string): Promise<SessionRecord | undefined> => {
     const session = known.get(id);
     if (session !== undefined && (session.pending > 0 || !session.stored)) {
-      const row = session.stored ? sql.selectSession.get(id) : undefined;
+      const row = session.stored ? sessionRows.session(id) : undefined;
       // Unchanged by other processes since our batches were journaled: they follow what it holds.
       if (row?.eventCount === session.lastSeq - session.pending) {
         session.verifiedAt = Date.now();
@@ -337,59 +232,6 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     for (const task of tasks) task.resolve();
   };
 
-  const deleteSession = db.transaction((id: string): boolean => {
-    sql.deleteEvents.run(id);
-    sql.deleteNotes.run(id);
-    return sql.deleteSession.run(id).changes > 0;
-  });
-
-  const pruneSessions = db.transaction((before: number): string[] => {
-    const stale = sql.selectStale.all(before);
-    for (const { number, id } of stale) {
-      sql.deleteEventsOf.run(number);
-      sql.deleteNotes.run(id);
-      sql.deleteSessionNumbered.run(number);
-    }
-    return stale.map(({ id }) => id);
-  });
-
-  const recordUsage = db.transaction((rows: readonly UsageRow[]): void => {
-    for (const r of rows) {
-      sql.insertUsage.run(
-        r.at, r.syndicate, r.sessionId, r.turnId, r.agent, r.provider, r.model,
-        r.inputTokens, r.outputTokens, r.reasoningTokens, r.cachedInputTokens, r.latencyMs, r.outcome, r.turnStatus, skillsColumn(r.skills),
-      );
-    }
-  });
-
-  // Ledger rows of the turns that end in one turn of the event loop share a commit: a server opens
-  // a ledger per turn, so each turn's rows would otherwise commit alone, a write lock and a WAL
-  // write per turn. A caller still hears back only once its rows are committed.
-  let queuedUsage: QueuedUsage[] = [];
-  const writeUsage = (): void => {
-    const queue = queuedUsage;
-    queuedUsage = [];
-    // Already written by close().
-    if (queue.length === 0) return;
-    try {
-      recordUsage.immediate(queue.flatMap(({ rows }) => rows));
-    } catch {
-      // Each caller hears of its own rows: one refused row must not fail the other turns'.
-      for (const { rows, resolve, reject } of queue) {
-        try {
-          recordUsage.immediate(rows);
-          resolve();
-        } catch (error) {
-          reject(error);
-        }
-      }
-      checkpointer.committed();
-      return;
-    }
-    checkpointer.committed();
-    for (const { resolve } of queue) resolve();
-  };
-
   const notes = createSqliteNotes(db);
   const openSession = async (id: string, syndicate: string, options?: { isNew?: boolean }): Promise<SessionRecord> => {
     if (options?.isNew) return createSession(id, syndicate, true);
@@ -427,18 +269,18 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     },
     async listSessions(options: ListSessionsOptions = {}): Promise<ListedSession[]> {
       await flush();
-      return listSessions(options);
+      return sessionRows.list(options);
     },
     async deleteSession(id: string): Promise<boolean> {
       // Journaled batches of the session would otherwise re-create it when they are ingested.
       await flush();
       known.delete(id);
-      return deleteSession(id);
+      return sessionRows.delete(id);
     },
     async pruneSessions(before: number): Promise<number> {
       // As deleteSession: journaled batches would otherwise re-create what is pruned.
       await flush();
-      const pruned = pruneSessions.immediate(before);
+      const pruned = sessionRows.prune(before);
       for (const id of pruned) known.delete(id);
       checkpointer.committed();
       return pruned.length;
@@ -458,24 +300,16 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     },
     async readEvents(sessionId: string, { afterSeq = 0, limit = NO_LIMIT }: ReadEventsOptions = {}): Promise<StoredEvent[]> {
       if ((known.get(sessionId)?.pending ?? 0) > 0) await flush();
-      return sql.selectEvents.all(sessionId, afterSeq, limit).map(
+      return sessionRows.events(sessionId, afterSeq, limit).map(
         (row): StoredEvent => ({ seq: row.seq, sessionId, event: JSON.parse(row.payload) as TurnEvent }),
       );
     },
-    recordUsage(rows: readonly UsageRow[]): Promise<void> {
-      if (rows.length === 0) return Promise.resolve();
-      return new Promise((resolve, reject) => {
-        if (queuedUsage.length === 0) setImmediate(writeUsage);
-        queuedUsage.push({ rows, resolve, reject });
-      });
-    },
-    async queryUsage({ since = Number.MIN_SAFE_INTEGER, syndicate }: UsageQuery = {}): Promise<UsageRow[]> {
-      return (syndicate === undefined ? sql.selectUsage.all(since) : sql.selectUsageOf.all(since, syndicate)).map(usageRowOf);
-    },
+    recordUsage: usage.recordUsage,
+    queryUsage: usage.queryUsage,
     close(): Promise<void> {
       closing ??= (async () => {
         writeAppends();
-        writeUsage();
+        usage.writeQueued();
         try {
           await ingest.close(() => claims.releaseAll());
         } finally {
