@@ -5,7 +5,6 @@ import { load as loadSqliteVec } from 'sqlite-vec';
 import { migrate } from './schema.js';
 
 export const BUSY_TIMEOUT_MS = 5_000;
-const MMAP_BYTES = 1 << 30;
 
 /**
  * What a stored write survives. `write` (the default): the process being killed, however it dies;
@@ -44,11 +43,6 @@ export function openDatabase(path: string, onStatement?: (sql: string) => void, 
     // Memory search scans vectors: with SQLite's default 2 MB cache, 7,000 passage vectors took
     // 96 ms a scan, with 64 MB 27 ms. Pages are cached only as they are read.
     db.pragma('cache_size = -65536');
-    // Reads of the file's first GiB come from a memory map, not a read() call copying a page into
-    // that cache. A fact recall reads ~500 pages scattered over the file (the re-ranked vectors are
-    // 200 MB at 100k facts, more than the cache holds): at 100k facts, 6.3 -> 5.4 ms CPU a recall.
-    // Writes still go through write(), so a stray pointer cannot corrupt the file.
-    db.pragma(`mmap_size = ${MMAP_BYTES}`);
     // sqlite-vec's functions compare document passage vectors and move facts' vectors out of the
     // vec0 tables older builds kept them in (migration 7), on any connection that opens the file.
     loadSqliteVec(db);
