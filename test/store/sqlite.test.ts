@@ -138,6 +138,27 @@ describe('SQLite store', () => {
     }
   });
 
+  it('takes the claims of sessions first appended to in one turn of the event loop in one transaction', async () => {
+    const executed: string[] = [];
+    const store = openSqliteStore(join(dir, 'claims-batch.db'), { onStatement: (sql) => executed.push(sql) });
+    try {
+      const sessions = ['a', 'b', 'c', 'd'];
+      for (const id of sessions) await store.openSession(id, 'council');
+      executed.length = 0;
+
+      // Two from this task, two from the loop's check phase: as concurrent requests arrive.
+      const appended = [store.appendEvents('a', [message('a')]), store.appendEvents('b', [message('b'), message('b')])];
+      const later = await new Promise<Promise<number>[]>((resolve) => setImmediate(() => resolve([store.appendEvents('c', [message('c')]), store.appendEvents('d', [message('d')])])));
+
+      expect(await Promise.all([...appended, ...later])).toStrictEqual([1, 2, 1, 1]);
+      expect(executed.filter((sql) => sql.startsWith('BEGIN')).length).toBeLessThanOrEqual(2);
+      expect(executed.filter((sql) => sql.startsWith('INSERT INTO session_claims'))).toHaveLength(4);
+      for (const id of sessions) expect((await store.readEvents(id)).map(({ seq }) => seq)).toStrictEqual(id === 'b' ? [1, 2] : [1]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('clears the notes of a session that has none with a read alone, taking no write lock', async () => {
     const executed: string[] = [];
     const store = openSqliteStore(join(dir, 'clear-no-notes.db'), { onStatement: (sql) => executed.push(sql) });
