@@ -174,7 +174,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('commits the ledger rows recorded in one turn of the event loop together, in one transaction', async () => {
+  it('commits the ledger rows recorded together in one transaction', async () => {
     const executed: string[] = [];
     const store = openSqliteStore(join(dir, 'usage-batch.db'), { onStatement: (sql) => executed.push(sql) });
     try {
@@ -184,6 +184,28 @@ describe('SQLite store', () => {
 
       expect(executed.filter((sql) => sql.startsWith('BEGIN'))).toHaveLength(1);
       expect((await store.queryUsage()).map(({ turnId }) => turnId)).toStrictEqual(['a', 'b', 'c']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('commits ledger rows on its write thread once that is up, running none of it on the appending connection', async () => {
+    const executed: string[] = [];
+    const store = openSqliteStore(join(dir, 'usage-thread.db'), { onStatement: (sql) => executed.push(sql) });
+    try {
+      await store.openSession('s', 'council');
+      let recorded = 0;
+      // The first commits may run on the appending connection while the thread starts (~50 ms).
+      await vi.waitFor(
+        async () => {
+          executed.length = 0;
+          await store.recordUsage([usageRow('council', { turnId: `t${recorded++}` })]);
+          expect(executed.filter((sql) => sql.startsWith('INSERT INTO usage_ledger') || sql.startsWith('BEGIN'))).toStrictEqual([]);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+
+      expect((await store.queryUsage()).map(({ turnId }) => turnId)).toStrictEqual(Array.from({ length: recorded }, (_, i) => `t${i}`));
     } finally {
       await store.close();
     }

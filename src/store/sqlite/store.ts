@@ -7,6 +7,7 @@ import { createSqliteDocuments } from './documents.js';
 import { createSqliteFacts } from './facts.js';
 import type { JournalBatch } from './journal.js';
 import { startJournalIngest, type JournalIngest } from './journalIngest.js';
+import type { WriteJob } from './writeWorker.js';
 import { createSqliteNotes } from './notes.js';
 import { createSqliteUsers } from './users.js';
 import { createSessionClaims, type SessionClaims } from './sessionClaims.js';
@@ -92,6 +93,24 @@ const SELECT_USAGE = `
          cached_input_tokens AS cachedInputTokens, latency_ms AS latencyMs, outcome, turn_status AS turnStatus, skills
   FROM usage_ledger`;
 
+const INSERT_USAGE = `
+  INSERT INTO usage_ledger (at, syndicate, session_id, turn_id, agent, provider, model, input_tokens, output_tokens,
+    reasoning_tokens, cached_input_tokens, latency_ms, outcome, turn_status, skills)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** Ledger rows as a write job: one transaction, on the store's write thread once it is up. */
+function usageJob(rows: readonly UsageRow[]): WriteJob {
+  const runs = rows.map((r): readonly [number, UsageParams] => [
+    0,
+    [r.at, r.syndicate, r.sessionId, r.turnId, r.agent, r.provider, r.model, r.inputTokens, r.outputTokens, r.reasoningTokens, r.cachedInputTokens, r.latencyMs, r.outcome, r.turnStatus, skillsColumn(r.skills)],
+  ]);
+  return { statements: [INSERT_USAGE], named: {}, runs, reads: [] };
+}
+
+// How long ledger rows wait for others to share their commit (and the message that hands them to
+// the write thread): a server's turns each record their own rows as they end.
+const USAGE_BATCH_MS = 20;
+
 const LAST_SEQ = 'SELECT seq FROM events WHERE session_number = s.number ORDER BY seq DESC LIMIT 1';
 
 // updatedAt and eventCount come from the session's last event (see the schema).
@@ -122,11 +141,6 @@ function prepareStatements(db: Database.Database) {
     ),
     deleteEventsOf: db.prepare<[number: number]>('DELETE FROM events WHERE session_number = ?'),
     deleteSessionNumbered: db.prepare<[number: number]>('DELETE FROM sessions WHERE number = ?'),
-    insertUsage: db.prepare<UsageParams>(
-      `INSERT INTO usage_ledger (at, syndicate, session_id, turn_id, agent, provider, model, input_tokens, output_tokens,
-         reasoning_tokens, cached_input_tokens, latency_ms, outcome, turn_status, skills)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
     selectUsage: db.prepare<[since: number], StoredUsageRow>(`${SELECT_USAGE} WHERE at >= ? ORDER BY at, id`),
     selectUsageOf: db.prepare<[since: number, syndicate: string], StoredUsageRow>(`${SELECT_USAGE} WHERE at >= ? AND syndicate = ? ORDER BY at, id`),
   };
@@ -353,41 +367,31 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     return stale.map(({ id }) => id);
   });
 
-  const recordUsage = db.transaction((rows: readonly UsageRow[]): void => {
-    for (const r of rows) {
-      sql.insertUsage.run(
-        r.at, r.syndicate, r.sessionId, r.turnId, r.agent, r.provider, r.model,
-        r.inputTokens, r.outputTokens, r.reasoningTokens, r.cachedInputTokens, r.latencyMs, r.outcome, r.turnStatus, skillsColumn(r.skills),
-      );
-    }
-  });
-
-  // Ledger rows of the turns that end in one turn of the event loop share a commit: a server opens
-  // a ledger per turn, so each turn's rows would otherwise commit alone, a write lock and a WAL
-  // write per turn. A caller still hears back only once its rows are committed.
+  // Ledger rows recorded within USAGE_BATCH_MS share a commit, on the write thread: a server opens
+  // a ledger per turn, so each turn's rows would otherwise commit alone, and a commit on this
+  // thread cost its event loop 50-80 us, or milliseconds of sleep whenever the write thread held
+  // the write lock (server bench: 2-4% of these commits took over 1 ms, 12-13 ms at the p99). A
+  // caller still hears back only once its rows are committed.
   let queuedUsage: QueuedUsage[] = [];
-  const writeUsage = (): void => {
-    const queue = queuedUsage;
-    queuedUsage = [];
-    // Already written by close().
-    if (queue.length === 0) return;
+  let usageWrites: Promise<void> = Promise.resolve();
+  const commitUsage = async (queue: readonly QueuedUsage[]): Promise<void> => {
     try {
-      recordUsage.immediate(queue.flatMap(({ rows }) => rows));
+      await ingest.run(usageJob(queue.flatMap(({ rows }) => rows)));
     } catch {
       // Each caller hears of its own rows: one refused row must not fail the other turns'.
-      for (const { rows, resolve, reject } of queue) {
-        try {
-          recordUsage.immediate(rows);
-          resolve();
-        } catch (error) {
-          reject(error);
-        }
-      }
+      await Promise.all(queue.map(({ rows, resolve, reject }) => ingest.run(usageJob(rows)).then(() => resolve(), reject)));
       checkpointer.committed();
       return;
     }
     checkpointer.committed();
     for (const { resolve } of queue) resolve();
+  };
+  const writeUsage = (): void => {
+    const queue = queuedUsage;
+    queuedUsage = [];
+    // Already written by close().
+    if (queue.length === 0) return;
+    usageWrites = usageWrites.then(() => commitUsage(queue));
   };
 
   const notes = createSqliteNotes(db);
@@ -465,7 +469,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     recordUsage(rows: readonly UsageRow[]): Promise<void> {
       if (rows.length === 0) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        if (queuedUsage.length === 0) setImmediate(writeUsage);
+        if (queuedUsage.length === 0) setTimeout(writeUsage, USAGE_BATCH_MS);
         queuedUsage.push({ rows, resolve, reject });
       });
     },
@@ -477,6 +481,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         writeAppends();
         writeUsage();
         try {
+          await usageWrites;
           await ingest.close(() => claims.releaseAll());
         } finally {
           db.close();
