@@ -348,12 +348,15 @@ describe('SQLite store', () => {
         'COMMIT',
       ]);
       // The statements' cost does not grow with the session: they scan only the batches being
-      // moved, and each read of events walks its index in seq order and stops at the first
+      // moved (with json_each, and as `batch`, the events statement's materialized list of them),
+      // and each read of events walks its index in seq order and stops at the first
       // (last-appended) entry.
       expect(ingest[2]).toMatch(/ORDER BY seq DESC LIMIT 1\)/);
+      // Read once per batch, not once per event (which made one large batch quadratic: ingestJob.ts).
+      expect(raw.prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${ingest[2]}`).all().map((step) => step.detail)).toContain('MATERIALIZE batch');
       for (const sql of ingest.slice(1, -1)) {
         const plan = raw.prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all();
-        for (const step of plan) expect(step.detail).not.toMatch(/^SCAN (?!\w+ VIRTUAL TABLE|\(subquery)/);
+        for (const step of plan) expect(step.detail).not.toMatch(/^SCAN (?!\w+ VIRTUAL TABLE|\(subquery|batch$)/);
       }
     } finally {
       raw.close();
