@@ -5,6 +5,7 @@ import {
   MAX_ACTIVE_TASKS,
   rowFromTask,
   taskFromRow,
+  type ClaimFiring,
   type ClaimResult,
   type NewTask,
   type ScheduledTask,
@@ -12,12 +13,12 @@ import {
   type TaskRow,
   type TaskRun,
 } from '../schedules.js';
-import type { Db } from './connection.js';
+import type { Db, PreparedSql } from './connection.js';
 import { cancelledIdsChannel } from './cancelledIds.js';
 
-// A firing is decided under its task row's lock (SELECT ... FOR UPDATE): two processes deciding
-// firings of one task run one after the other, and the second sees the first's run record (the
-// unique (task, scheduled_for) key would refuse a second one anyway). Adding a task takes a
+// A firing is decided under its task row's lock (decide_task_firing, schedulesSchema.ts): two
+// processes deciding firings of one task run one after the other, and the second sees the first's
+// run record (the unique (task, scheduled_for) key would refuse a second one anyway). Adding a task takes a
 // per-syndicate advisory lock, so two processes cannot both pass the limit. Milliseconds are
 // bigint, read back as float8 so they arrive as numbers.
 
@@ -47,36 +48,40 @@ async function activeByName(client: pg.PoolClient, syndicate: string, name: stri
   return (await client.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE syndicate = $1 AND name = $2 AND active`, [syndicate, name])).rows[0];
 }
 
+const OVERLAP_DETAIL = 'the previous run was still going';
+
+const DECIDE_FIRING: PreparedSql = {
+  name: 'syndicate_decide_task_firing',
+  text: 'SELECT decision AS outcome, task_syndicate AS syndicate FROM decide_task_firing($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
+};
+
+/** What deciding a firing does: claim it for a runner, or record it skipped with this detail (a missed firing). */
+type Decision = { claim: ClaimFiring } | { skip: string };
+
 async function interruptExpired(db: Db, now: number): Promise<TaskRun[]> {
   const query = `UPDATE task_runs SET status = 'interrupted', detail = $2, ended_at = $1, runner = NULL, lease_expires_at = NULL
     WHERE status = 'running' AND lease_expires_at <= $1 RETURNING ${RUN_COLUMNS}`;
   return (await db.write<TaskRun>(query, [now, INTERRUPTED_DETAIL])).rows;
 }
 
-async function insertRun(client: pg.PoolClient, run: TaskRun): Promise<void> {
-  await client.query(
-    `INSERT INTO task_runs (id, task_id, syndicate, scheduled_for, started_at, ended_at, status, session_id, answer, detail, runner, lease_expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [run.id, run.taskId, run.syndicate, run.scheduledFor, run.startedAt, run.endedAt, run.status, run.sessionId, run.answer, run.detail, run.runner, run.leaseExpiresAt],
-  );
-}
-
 export function createPostgresSchedules(db: Db): ScheduleStore {
-  /** Decides one firing under the task row's lock; `run` writes the record from the locked task. */
-  const decide = (taskId: string, scheduledFor: number, run: (client: pg.PoolClient, task: TaskRow) => Promise<TaskRun>): Promise<ClaimResult> =>
-    db.transaction(async (client) => {
-      const task = (await client.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE id = $1 FOR UPDATE`, [taskId])).rows[0];
-      if (!task || !task.active) return { outcome: 'inactive' };
-      const { rowCount } = await client.query('SELECT 1 FROM task_runs WHERE task_id = $1 AND scheduled_for = $2', [taskId, scheduledFor]);
-      if (rowCount) return { outcome: 'taken' };
-      const record = await run(client, task);
-      await insertRun(client, record);
-      await client.query(
-        `UPDATE scheduled_tasks SET last_scheduled_for = greatest(coalesce(last_scheduled_for, $2), $2), active = (at IS NULL AND active) WHERE id = $1`,
-        [taskId, scheduledFor],
-      );
-      return { outcome: record.status === 'running' ? 'claimed' : 'skipped', run: record };
-    });
+  /** Decides one firing in one round trip (decide_task_firing, schedulesSchema.ts); the record is built here from what it was given. */
+  const decide = async (taskId: string, scheduledFor: number, decision: Decision): Promise<ClaimResult> => {
+    const id = randomUUID();
+    const claim = 'claim' in decision ? decision.claim : undefined;
+    const skipDetail = 'skip' in decision ? decision.skip : null;
+    const leaseExpiresAt = claim ? claim.now + claim.leaseMs : null;
+    const { rows } = await db.write<{ outcome: ClaimResult['outcome']; syndicate: string }>(DECIDE_FIRING, [
+      taskId, scheduledFor, id, claim?.now ?? null, claim?.sessionId ?? null, claim?.runner ?? null, leaseExpiresAt, skipDetail, OVERLAP_DETAIL, INTERRUPTED_DETAIL,
+    ]);
+    const { outcome, syndicate } = rows[0]!;
+    if (outcome === 'inactive' || outcome === 'taken') return { outcome };
+    const base = { id, taskId, syndicate, scheduledFor, endedAt: null, answer: null };
+    if (outcome === 'claimed') {
+      return { outcome, run: { ...base, status: 'running', startedAt: claim!.now, sessionId: claim!.sessionId, detail: null, runner: claim!.runner, leaseExpiresAt } };
+    }
+    return { outcome, run: { ...base, status: 'skipped', startedAt: null, sessionId: null, detail: skipDetail ?? OVERLAP_DETAIL, runner: null, leaseExpiresAt: null } };
+  };
 
   return {
     async add(task) {
@@ -131,25 +136,10 @@ export function createPostgresSchedules(db: Db): ScheduleStore {
       return ((await db.write('UPDATE scheduled_tasks SET active = false WHERE id = $1 AND active', [id])).rowCount ?? 0) === 1;
     },
     async claim(firing) {
-      return decide(firing.taskId, firing.scheduledFor, async (client, task) => {
-        // The task's own expired run (a dead process's) must not count as still going.
-        await client.query(
-          `UPDATE task_runs SET status = 'interrupted', detail = $3, ended_at = $2, runner = NULL, lease_expires_at = NULL
-           WHERE task_id = $1 AND status = 'running' AND lease_expires_at <= $2`,
-          [task.id, firing.now, INTERRUPTED_DETAIL],
-        );
-        const base = { id: randomUUID(), taskId: task.id, syndicate: task.syndicate, scheduledFor: firing.scheduledFor, answer: null };
-        const { rowCount } = await client.query("SELECT 1 FROM task_runs WHERE task_id = $1 AND status = 'running' AND lease_expires_at > $2 LIMIT 1", [task.id, firing.now]);
-        if (rowCount) {
-          return { ...base, status: 'skipped', startedAt: null, endedAt: null, sessionId: null, detail: 'the previous run was still going', runner: null, leaseExpiresAt: null };
-        }
-        return { ...base, status: 'running', startedAt: firing.now, endedAt: null, sessionId: firing.sessionId, detail: null, runner: firing.runner, leaseExpiresAt: firing.now + firing.leaseMs };
-      });
+      return decide(firing.taskId, firing.scheduledFor, { claim: firing });
     },
     async skip(taskId, scheduledFor, detail) {
-      return decide(taskId, scheduledFor, async (_client, task) => ({
-        id: randomUUID(), taskId, syndicate: task.syndicate, scheduledFor, startedAt: null, endedAt: null, status: 'skipped', sessionId: null, answer: null, detail, runner: null, leaseExpiresAt: null,
-      }));
+      return decide(taskId, scheduledFor, { skip: detail });
     },
     async heartbeat(runIds, runner, leaseExpiresAt) {
       const { rows } = await db.write<{ id: string }>("UPDATE task_runs SET lease_expires_at = $3 WHERE id = ANY($1::text[]) AND runner = $2 AND status = 'running' RETURNING id", [
