@@ -1,22 +1,21 @@
-import { randomUUID } from 'node:crypto';
+import { coalesce } from '../../core/coalesce.js';
 import type pg from 'pg';
 import {
   INTERRUPTED_DETAIL,
   MAX_ACTIVE_TASKS,
   rowFromTask,
   taskFromRow,
-  type ClaimFiring,
-  type ClaimResult,
   type NewTask,
   type ScheduledTask,
   type ScheduleStore,
   type TaskRow,
   type TaskRun,
 } from '../schedules.js';
-import type { Db, PreparedSql } from './connection.js';
+import type { Db } from './connection.js';
+import { createFiringDecisions } from './firingDecisions.js';
 import { cancelledIdsChannel } from './cancelledIds.js';
 
-// A firing is decided under its task row's lock (decide_task_firing, schedulesSchema.ts): two
+// A firing is decided under its task row's lock (firingDecisions.ts): two
 // processes deciding firings of one task run one after the other, and the second sees the first's
 // run record (the unique (task, scheduled_for) key would refuse a second one anyway). Adding a task takes a
 // per-syndicate advisory lock, so two processes cannot both pass the limit. Milliseconds are
@@ -48,16 +47,6 @@ async function activeByName(client: pg.PoolClient, syndicate: string, name: stri
   return (await client.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE syndicate = $1 AND name = $2 AND active`, [syndicate, name])).rows[0];
 }
 
-const OVERLAP_DETAIL = 'the previous run was still going';
-
-const DECIDE_FIRING: PreparedSql = {
-  name: 'syndicate_decide_task_firing',
-  text: 'SELECT decision AS outcome, task_syndicate AS syndicate FROM decide_task_firing($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
-};
-
-/** What deciding a firing does: claim it for a runner, or record it skipped with this detail (a missed firing). */
-type Decision = { claim: ClaimFiring } | { skip: string };
-
 async function interruptExpired(db: Db, now: number): Promise<TaskRun[]> {
   const query = `UPDATE task_runs SET status = 'interrupted', detail = $2, ended_at = $1, runner = NULL, lease_expires_at = NULL
     WHERE status = 'running' AND lease_expires_at <= $1 RETURNING ${RUN_COLUMNS}`;
@@ -65,23 +54,14 @@ async function interruptExpired(db: Db, now: number): Promise<TaskRun[]> {
 }
 
 export function createPostgresSchedules(db: Db): ScheduleStore {
-  /** Decides one firing in one round trip (decide_task_firing, schedulesSchema.ts); the record is built here from what it was given. */
-  const decide = async (taskId: string, scheduledFor: number, decision: Decision): Promise<ClaimResult> => {
-    const id = randomUUID();
-    const claim = 'claim' in decision ? decision.claim : undefined;
-    const skipDetail = 'skip' in decision ? decision.skip : null;
-    const leaseExpiresAt = claim ? claim.now + claim.leaseMs : null;
-    const { rows } = await db.write<{ outcome: ClaimResult['outcome']; syndicate: string }>(DECIDE_FIRING, [
-      taskId, scheduledFor, id, claim?.now ?? null, claim?.sessionId ?? null, claim?.runner ?? null, leaseExpiresAt, skipDetail, OVERLAP_DETAIL, INTERRUPTED_DETAIL,
-    ]);
-    const { outcome, syndicate } = rows[0]!;
-    if (outcome === 'inactive' || outcome === 'taken') return { outcome };
-    const base = { id, taskId, syndicate, scheduledFor, endedAt: null, answer: null };
-    if (outcome === 'claimed') {
-      return { outcome, run: { ...base, status: 'running', startedAt: claim!.now, sessionId: claim!.sessionId, detail: null, runner: claim!.runner, leaseExpiresAt } };
-    }
-    return { outcome, run: { ...base, status: 'skipped', startedAt: null, sessionId: null, detail: skipDetail ?? OVERLAP_DETAIL, runner: null, leaseExpiresAt: null } };
-  };
+  const decisions = createFiringDecisions(db);
+
+  // Firings taken from the shared queue together each read their task: one statement reads them all.
+  const getTask = coalesce<string, ScheduledTask | undefined>(async (ids) => {
+    const rows = await db.read<TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE id = ANY($1::text[])`, [ids]);
+    const tasks = new Map(rows.map((row) => [row.id, taskFromRow(row)]));
+    return ids.map((id) => tasks.get(id));
+  });
 
   return {
     async add(task) {
@@ -121,10 +101,7 @@ export function createPostgresSchedules(db: Db): ScheduleStore {
         return { tasks: rows.map(taskFromRow), displaced };
       });
     },
-    async get(id) {
-      const [row] = await db.read<TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE id = $1`, [id]);
-      return row && taskFromRow(row);
-    },
+    get: getTask,
     async list(syndicates, options = {}) {
       const rows = await db.read<TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE ($1::text[] IS NULL OR syndicate = ANY($1::text[])) AND (active OR $2) ORDER BY created_at, id`, [
         syndicates ?? null,
@@ -135,12 +112,8 @@ export function createPostgresSchedules(db: Db): ScheduleStore {
     async deactivate(id) {
       return ((await db.write('UPDATE scheduled_tasks SET active = false WHERE id = $1 AND active', [id])).rowCount ?? 0) === 1;
     },
-    async claim(firing) {
-      return decide(firing.taskId, firing.scheduledFor, { claim: firing });
-    },
-    async skip(taskId, scheduledFor, detail) {
-      return decide(taskId, scheduledFor, { skip: detail });
-    },
+    claim: decisions.claim,
+    skip: decisions.skip,
     async heartbeat(runIds, runner, leaseExpiresAt) {
       const { rows } = await db.write<{ id: string }>("UPDATE task_runs SET lease_expires_at = $3 WHERE id = ANY($1::text[]) AND runner = $2 AND status = 'running' RETURNING id", [
         runIds,

@@ -41,21 +41,24 @@ export const SCHEDULES_MIGRATION = `
   CREATE INDEX task_runs_of_syndicate ON task_runs (syndicate, scheduled_for);
 `;
 
-// Deciding a firing in one round trip (an append to MIGRATIONS in schema.ts). The decision was a
-// transaction of eight statements, each a round trip: 1,000 firings due at once across two
-// processes spent most of their dispatch time on them (bench/schedulerDispatch.ts). The function
-// runs the same statements, in the same order, under the task row's lock. It is VOLATILE, so under
-// READ COMMITTED each statement sees what was committed before it started, as the transaction's
-// did: a claim that waited for the lock sees the run record the lock's holder wrote. (A single
-// statement with CTEs would not: its snapshot predates the wait, so two firings of one task claimed
-// at once could both start a run, breaking the overlap rule.)
+// Deciding firings in one round trip (firingDecisions.ts; an append to MIGRATIONS in schema.ts).
 //
-// skip_detail set: the firing is recorded skipped with it (a missed firing). Otherwise it is
-// claimed: the task's expired run is marked interrupted (interrupted_detail), then the firing is
-// recorded skipped (overlap_detail) when a run of the task still holds its lease, else running.
-// Returns the decision (inactive, taken, skipped, claimed) and the task's syndicate.
+// decide_task_firing decides one: the statements of the transaction it replaced (eight round
+// trips), in the same order, under the task row's lock. It is VOLATILE, so under READ COMMITTED each
+// statement sees what was committed before it started, as the transaction's did: a claim that
+// waited for the lock sees the run record the lock's holder wrote. (A single statement with CTEs
+// would not: its snapshot predates the wait, so two firings of one task claimed at once could both
+// start a run, breaking the overlap rule.) skip_detail set: the firing is recorded skipped with it
+// (a missed firing). Otherwise it is claimed: the task's expired run is marked interrupted
+// (interrupted_detail), then the firing is recorded skipped (overlap_detail) when a run of the task
+// still holds its lease, else running. Returns the decision (inactive, taken, skipped, claimed) and
+// the task's syndicate.
+//
+// decide_task_firings decides several claims, each by decide_task_firing as alone, in the order of
+// task id then time, so every batch locks its task rows in one order and two batches never wait on
+// each other in a cycle. Returns each claim's decision with its position in the arrays (n, from 1).
 // CREATE OR REPLACE: a database taken back to an older version (tests) applies this again.
-export const DECIDE_FIRING_MIGRATION = `
+export const FIRING_DECISIONS_MIGRATION = `
   CREATE OR REPLACE FUNCTION decide_task_firing(task text, scheduled_for bigint, run_id text, now bigint, session text, runner text, lease_expires_at bigint,
     skip_detail text, overlap_detail text, interrupted_detail text)
   RETURNS TABLE (decision text, task_syndicate text) LANGUAGE plpgsql VOLATILE AS $$
@@ -90,6 +93,23 @@ export const DECIDE_FIRING_MIGRATION = `
       active = (t.at IS NULL AND t.active)
       WHERE t.id = task;
     RETURN QUERY SELECT CASE WHEN skipped_why IS NULL THEN 'claimed' ELSE 'skipped' END, found_task.syndicate;
+  END
+  $$;
+
+  CREATE OR REPLACE FUNCTION decide_task_firings(tasks text[], scheduled_fors bigint[], run_ids text[], nows bigint[], sessions text[], runners text[],
+    lease_expirations bigint[], overlap_detail text, interrupted_detail text)
+  RETURNS TABLE (n bigint, decision text, task_syndicate text) LANGUAGE plpgsql VOLATILE AS $$
+  DECLARE
+    f record;
+  BEGIN
+    FOR f IN
+      SELECT * FROM unnest(tasks, scheduled_fors, run_ids, nows, sessions, runners, lease_expirations)
+        WITH ORDINALITY AS u(task, scheduled_for, run_id, now, session, runner, lease_expires_at, position)
+      ORDER BY u.task, u.scheduled_for
+    LOOP
+      RETURN QUERY SELECT f.position, d.decision, d.task_syndicate
+        FROM decide_task_firing(f.task, f.scheduled_for, f.run_id, f.now, f.session, f.runner, f.lease_expires_at, NULL, overlap_detail, interrupted_detail) AS d;
+    END LOOP;
   END
   $$;
 `;
