@@ -13,12 +13,6 @@ export async function rememberSession(memory: Memory, sessionId: string): Promis
   }
 }
 
-/** rememberSession once the memory opens; nothing for a syndicate without long-term memory. */
-export async function rememberOnceOpen(opening: Promise<Memory | undefined>, sessionId: string): Promise<void> {
-  const memory = await opening;
-  if (memory) await rememberSession(memory, sessionId);
-}
-
 /** What an ingestion did, for a person: "Memory (silo): 2 new facts from 3 turns (1 older fact superseded)." */
 export function memoryNote(report: IngestReport, silo: string): string {
   const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;

@@ -1,5 +1,4 @@
 import { loadProjectConfig } from '../config/projectConfig.js';
-import type { ServedSyndicate } from '../mcp/askTool.js';
 import { siloOf } from '../a2a/caller.js';
 import { LOCAL_CALLER } from '../mcp/callerAuth.js';
 import { checkHttpExposure, serveMcpHttp } from '../mcp/http/serveHttp.js';
@@ -7,10 +6,8 @@ import { parseListenAddress, type ListenAddress } from '../mcp/http/listenAddres
 import { parseUserTokens, type UserTokens } from '../mcp/http/userTokens.js';
 import { syndicateServerFactory, syndicateServerTools, type SyndicateServerOptions } from '../mcp/syndicateServer.js';
 import { sharedMemoryTools } from '../memory/sharedMemoryTools.js';
-import type { Platform } from '../platform/createPlatform.js';
-import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
-import type { Store } from '../store/store.js';
-import { rememberOnceOpen } from './longTermMemory.js';
+import { recordedSyndicate } from '../mcp/recordedSyndicate.js';
+import { rememberSession } from './longTermMemory.js';
 import { stopped } from './stopped.js';
 import { compileTarget } from './compileTarget.js';
 import { ExitCode } from './exitCodes.js';
@@ -23,26 +20,6 @@ import { UsageError } from './usageError.js';
 
 const MCP_TOKEN_VARIABLE = 'SYNDICATE_MCP_TOKEN';
 const MCP_USER_TOKENS_VARIABLE = 'SYNDICATE_MCP_USER_TOKENS';
-
-/**
- * The usage ledger (and tracing) for each call. A recorder is bound to one session, so each call
- * gets its own. A promise per call, tracked by the platform, resolves once its rows are written:
- * the store must outlive every call, including those a disconnecting client leaves cancelled.
- */
-function recorded(platform: Platform, syndicate: CompiledSyndicate, store: Store): ServedSyndicate {
-  return {
-    syndicate,
-    store: syndicate.memorySystem === 'internal-only' ? undefined : store,
-    memoryFor: async (silo) => (await platform.memory(syndicate, silo))?.turn,
-    afterTurn: (silo, sessionId) => platform.track(rememberOnceOpen(platform.memory(syndicate, silo), sessionId)),
-    recordingFor(sessionId) {
-      const recorder = platform.recorder(syndicate.name, sessionId);
-      let finished!: () => void;
-      platform.track(new Promise<void>((resolve) => (finished = resolve)));
-      return { observers: recorder.observers, settled: () => recorder.settled().finally(finished) };
-    },
-  };
-}
 
 export async function mcpCommand(targets: string[], options: McpCommandOptions, version: string): Promise<number> {
   const env = process.env;
@@ -68,7 +45,7 @@ export async function mcpCommand(targets: string[], options: McpCommandOptions, 
     const served: SyndicateServerOptions = {
       version,
       caller: address === undefined ? 'stdio' : 'http',
-      syndicates: syndicates.map((syndicate) => recorded(platform, syndicate, store)),
+      syndicates: syndicates.map((syndicate) => recordedSyndicate(platform, syndicate, store, rememberSession)),
       // The "shared memory node": other agents and editors read and write the memory this
       // syndicate's agents use, in the silo of the caller (the local user over stdio).
       toolsFor: async (syndicate, caller) => {

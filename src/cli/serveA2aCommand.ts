@@ -10,7 +10,7 @@ import { UsageError } from './usageError.js';
 import { rememberSession } from './longTermMemory.js';
 import { stopped } from './stopped.js';
 import type { Platform } from '../platform/createPlatform.js';
-import { openServerTurn, type ServerTurn } from '../platform/serverTurn.js';
+import { a2aServerTurns } from '../a2a/serverTurns.js';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 
 // `syndicate serve-a2a`: serves syndicates as A2A agents until SIGINT or SIGTERM.
@@ -48,10 +48,7 @@ export async function serveA2aCommand(targets: string[], options: ServeA2aOption
     const agents = loadServed(platform, targets, options);
     const memorySyndicate = options.memory === undefined ? undefined : loadMemorySyndicate(platform, options.memory, options);
     const store = await platform.store();
-    const syndicates = new Map(agents.map((agent) => [agent.id, agent.syndicate]));
     const moreAgents = memorySyndicate ? [createMemoryAgent({ syndicate: memorySyndicate, memoryFor: (silo) => platform.memory(memorySyndicate, silo) })] : [];
-    // Per task: its session's usage ledger and tracing, and the memory of the caller's silo.
-    const turns = new Map<string, ServerTurn>();
     const server = await serveA2a({
       agents,
       store,
@@ -61,16 +58,8 @@ export async function serveA2aCommand(targets: string[], options: ServeA2aOption
       webhookPolicy: platform.network,
       version,
       moreAgents,
-      async turnOptions(request) {
-        const turn = await openServerTurn(platform, syndicates.get(request.agentId)!, request.sessionId, request.silo, rememberSession);
-        turns.set(request.taskId, turn);
-        return turn.options;
-      },
-      afterTurn(request, status) {
-        // Server mode distils after each completed task, so facts are there for the caller's next one.
-        turns.get(request.taskId)?.ended(status);
-        turns.delete(request.taskId);
-      },
+      // Server mode distils after each completed task, so facts are there for the caller's next one.
+      ...a2aServerTurns(platform, rememberSession),
     });
     if (server.interruptedTasks > 0) process.stderr.write(`${server.interruptedTasks} task(s) left running by a server that has stopped were marked failed.\n`);
     process.stdout.write(`Serving A2A at ${server.url}${env.A2A_SERVER_SECRET ? ' (bearer token required)' : ''}\n`);

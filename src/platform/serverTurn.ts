@@ -1,3 +1,4 @@
+import { errorMessage } from '../core/errors.js';
 import type { TurnStatus } from '../core/events.js';
 import type { Memory } from '../memory/openMemory.js';
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
@@ -25,5 +26,16 @@ export async function openServerTurn(platform: Platform, syndicate: CompiledSynd
       platform.track(recorder.settled());
       if (status === 'completed' && memory) platform.track(remember(memory, sessionId));
     },
+  };
+}
+
+/** A `remember` for a server process: it distils the session quietly, and warns only when that fails. */
+export function rememberOrWarn(warn: (message: string) => void): (memory: Memory, sessionId: string) => Promise<void> {
+  return async (memory, sessionId) => {
+    try {
+      await memory.facts.ingestSession(sessionId);
+    } catch (error) {
+      warn(`warning: could not update long-term memory from session ${sessionId}: ${errorMessage(error)}`);
+    }
   };
 }

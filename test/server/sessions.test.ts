@@ -188,6 +188,17 @@ describe('POST /sessions/:id/fork', () => {
     expect((await store.readEvents(session.id)).map((entry) => (entry.event as { text: string }).text)).toStrictEqual(['m1', 'm2']);
   });
 
+  it('forks a session of 20,000 events near its end, whole and in order', async () => {
+    await sessionWith('api:alice:long', 20_000);
+    const response = await t.api(`${path('api:alice:long')}/fork`, { method: 'POST', body: JSON.stringify({ atSeq: 19_999 }) });
+    expect(response.status).toBe(201);
+    const { session } = (await response.json()) as { session: { id: string; eventCount: number } };
+    expect(session.eventCount).toBe(19_999);
+    const forked = await store.readEvents(session.id);
+    expect(forked.map((entry) => entry.seq)).toStrictEqual(Array.from({ length: 19_999 }, (_, index) => index + 1));
+    expect(forked.map((entry) => (entry.event as { text: string }).text)).toStrictEqual(Array.from({ length: 19_999 }, (_, index) => `m${index + 1}`));
+  });
+
   it("titles the fork by its source's first message", async () => {
     const response = await t.api(`${path('api:carol:one')}/fork`, { method: 'POST', key: 'admin-key', body: JSON.stringify({ atSeq: 1 }) });
     const { session } = (await response.json()) as { session: { id: string } };

@@ -144,6 +144,22 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       expect((await store.openSession(id, 'council')).eventCount).toBe(12);
     });
 
+    // A fork at a late seq, an import or a long transcript appends one batch this large; storing
+    // one on SQLite once took time that grew with the square of its size (10,000 events: 83 s).
+    it('stores one batch of 20,000 events whole and in order, numbered on from the events before it', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+      const batch = messages(20_000, 'large');
+      await store.appendEvents(id, messages(1, 'before'));
+
+      expect(await store.appendEvents(id, batch)).toBe(20_001);
+      expect(await store.appendEvents(id, messages(1, 'after'))).toBe(20_002);
+      const stored = await store.readEvents(id);
+      expect(stored.map((entry) => entry.seq)).toStrictEqual(Array.from({ length: 20_002 }, (_, index) => index + 1));
+      expect(stored.map((entry) => entry.event)).toStrictEqual([...messages(1, 'before'), ...batch, ...messages(1, 'after')]);
+      expect((await store.getSession(id))?.eventCount).toBe(20_002);
+    });
+
     it('keeps seq increasing within a session when appends to sessions interleave', async () => {
       const a = uniqueId('a');
       const b = uniqueId('b');

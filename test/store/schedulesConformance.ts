@@ -117,6 +117,19 @@ export function describeSchedulesConformance(name: string, open: () => Promise<S
       ]);
     });
 
+    it('starts one run of a task when several processes claim different firings of it at once: the others are skipped', async () => {
+      const task = newTask(syndicate);
+      await store.schedules.add(task);
+
+      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => claim(i % 2 === 0 ? store : other, task.id, 10_000 + 2_000 * i, `runner-${i}`)));
+
+      expect(claims.filter((c) => c.outcome === 'claimed')).toHaveLength(1);
+      expect(claims.filter((c) => c.outcome === 'skipped')).toHaveLength(7);
+      const runs = await store.schedules.runs({ taskId: task.id, limit: 10 });
+      expect(runs.filter((run) => run.status === 'running')).toHaveLength(1);
+      expect((await store.schedules.get(task.id))?.lastScheduledFor).toBe(24_000);
+    });
+
     it('records the end of a run its runner still holds, and refuses it from another runner', async () => {
       const task = newTask(syndicate);
       await store.schedules.add(task);

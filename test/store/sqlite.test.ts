@@ -138,6 +138,27 @@ describe('SQLite store', () => {
     }
   });
 
+  it('takes the claims of sessions first appended to in one turn of the event loop in one transaction', async () => {
+    const executed: string[] = [];
+    const store = openSqliteStore(join(dir, 'claims-batch.db'), { onStatement: (sql) => executed.push(sql) });
+    try {
+      const sessions = ['a', 'b', 'c', 'd'];
+      for (const id of sessions) await store.openSession(id, 'council');
+      executed.length = 0;
+
+      // Two from this task, two from the loop's check phase: as concurrent requests arrive.
+      const appended = [store.appendEvents('a', [message('a')]), store.appendEvents('b', [message('b'), message('b')])];
+      const later = await new Promise<Promise<number>[]>((resolve) => setImmediate(() => resolve([store.appendEvents('c', [message('c')]), store.appendEvents('d', [message('d')])])));
+
+      expect(await Promise.all([...appended, ...later])).toStrictEqual([1, 2, 1, 1]);
+      expect(executed.filter((sql) => sql.startsWith('BEGIN')).length).toBeLessThanOrEqual(2);
+      expect(executed.filter((sql) => sql.startsWith('INSERT INTO session_claims'))).toHaveLength(4);
+      for (const id of sessions) expect((await store.readEvents(id)).map(({ seq }) => seq)).toStrictEqual(id === 'b' ? [1, 2] : [1]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('clears the notes of a session that has none with a read alone, taking no write lock', async () => {
     const executed: string[] = [];
     const store = openSqliteStore(join(dir, 'clear-no-notes.db'), { onStatement: (sql) => executed.push(sql) });
@@ -153,7 +174,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('commits the ledger rows recorded in one turn of the event loop together, in one transaction', async () => {
+  it('commits the ledger rows recorded together in one transaction', async () => {
     const executed: string[] = [];
     const store = openSqliteStore(join(dir, 'usage-batch.db'), { onStatement: (sql) => executed.push(sql) });
     try {
@@ -163,6 +184,28 @@ describe('SQLite store', () => {
 
       expect(executed.filter((sql) => sql.startsWith('BEGIN'))).toHaveLength(1);
       expect((await store.queryUsage()).map(({ turnId }) => turnId)).toStrictEqual(['a', 'b', 'c']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('commits ledger rows on its write thread once that is up, running none of it on the appending connection', async () => {
+    const executed: string[] = [];
+    const store = openSqliteStore(join(dir, 'usage-thread.db'), { onStatement: (sql) => executed.push(sql) });
+    try {
+      await store.openSession('s', 'council');
+      let recorded = 0;
+      // The first commits may run on the appending connection while the thread starts (~50 ms).
+      await vi.waitFor(
+        async () => {
+          executed.length = 0;
+          await store.recordUsage([usageRow('council', { turnId: `t${recorded++}` })]);
+          expect(executed.filter((sql) => sql.startsWith('INSERT INTO usage_ledger') || sql.startsWith('BEGIN'))).toStrictEqual([]);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+
+      expect((await store.queryUsage()).map(({ turnId }) => turnId)).toStrictEqual(Array.from({ length: recorded }, (_, i) => `t${i}`));
     } finally {
       await store.close();
     }
@@ -305,12 +348,15 @@ describe('SQLite store', () => {
         'COMMIT',
       ]);
       // The statements' cost does not grow with the session: they scan only the batches being
-      // moved, and each read of events walks its index in seq order and stops at the first
+      // moved (with json_each, and as `batch`, the events statement's materialized list of them),
+      // and each read of events walks its index in seq order and stops at the first
       // (last-appended) entry.
       expect(ingest[2]).toMatch(/ORDER BY seq DESC LIMIT 1\)/);
+      // Read once per batch, not once per event (which made one large batch quadratic: ingestJob.ts).
+      expect(raw.prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${ingest[2]}`).all().map((step) => step.detail)).toContain('MATERIALIZE batch');
       for (const sql of ingest.slice(1, -1)) {
         const plan = raw.prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all();
-        for (const step of plan) expect(step.detail).not.toMatch(/^SCAN (?!\w+ VIRTUAL TABLE|\(subquery)/);
+        for (const step of plan) expect(step.detail).not.toMatch(/^SCAN (?!\w+ VIRTUAL TABLE|\(subquery|batch$)/);
       }
     } finally {
       raw.close();

@@ -1,10 +1,12 @@
 import type PgBoss from 'pg-boss';
+import { coalesce } from '../../core/coalesce.js';
 import { errorMessage } from '../../core/errors.js';
 
-// Takes a queue's jobs in this process, up to `concurrency` at once, each completed (or failed) on
-// its own as its handler settles. pg-boss's work() runs one fetched batch at a time and waits its
-// polling interval between fetches, so a long run would hold back every job behind it; here a free
-// slot fetches again at once, and a send from this process wakes the loop (wake()).
+// Takes a queue's jobs in this process, up to `concurrency` at once, each completed (or failed) as
+// its handler settles; completions that come together go in one statement. pg-boss's work() runs
+// one fetched batch at a time and waits its polling interval between fetches, so a long run would
+// hold back every job behind it; here a free slot fetches again at once, and a send from this
+// process wakes the loop (wake()).
 
 export interface ConsumerOptions<Data> {
   boss: PgBoss;
@@ -34,10 +36,16 @@ export function startConsumer<Data extends object>(options: ConsumerOptions<Data
   let again = false;
   let timer: NodeJS.Timeout | undefined;
 
+  // Jobs fetched together end together: their completions go in one statement.
+  const complete = coalesce<string>(async (ids) => {
+    await boss.complete(queue, ids);
+    return ids.map(() => undefined);
+  });
+
   const settle = async (job: PgBoss.Job<Data>): Promise<void> => {
     try {
       await options.handle(job.data, job);
-      await boss.complete(queue, job.id);
+      await complete(job.id);
     } catch (error) {
       await boss.fail(queue, job.id, { message: errorMessage(error) });
     }

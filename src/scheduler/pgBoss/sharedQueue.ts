@@ -1,11 +1,12 @@
 import type PgBoss from 'pg-boss';
+import { coalesce } from '../../core/coalesce.js';
 import { startConsumer, type Consumer } from './consumer.js';
 import { jobIdFor, type QueuePolicy, type WorkQueue } from './workQueue.js';
 
 // One kind of unattended work on the shared queue: every process sends it, one job per key however
 // many processes send it (the job's id is derived from the key; a second send inserts nothing),
 // and every process that works the queue takes jobs and runs them. Sends made together (a
-// scheduler's tick finds many firings due in one second) go in one INSERT.
+// scheduler's tick finds many firings due in one second) go in one INSERT (core/coalesce.ts).
 
 export interface SharedQueueOptions<Data> {
   name: string;
@@ -34,29 +35,17 @@ export interface SharedQueue<Data> {
 export async function sharedQueue<Data extends object>(queue: WorkQueue, options: SharedQueueOptions<Data>): Promise<SharedQueue<Data>> {
   await queue.queue(options.name, options.policy);
   let consumer: Consumer | undefined;
-  let pending: Array<{ data: Data; sent: () => void; failed: (error: unknown) => void }> = [];
-  const flush = async (): Promise<void> => {
-    const batch = pending;
-    pending = [];
-    try {
-      const jobs = batch.map(({ data }) => {
-        const key = options.key(data);
-        return { name: options.name, data, id: jobIdFor(key), singletonKey: key, ...options.jobOptions?.(data) };
-      });
-      // Resolves to the ids inserted (null when every job was there already).
-      if ((await queue.boss.insert(jobs)) !== null) consumer?.wake();
-      for (const { sent } of batch) sent();
-    } catch (error) {
-      for (const { failed } of batch) failed(error);
-    }
-  };
+  const send = coalesce<Data>(async (batch) => {
+    const jobs = batch.map((data) => {
+      const key = options.key(data);
+      return { name: options.name, data, id: jobIdFor(key), singletonKey: key, ...options.jobOptions?.(data) };
+    });
+    // insert() resolves to the ids inserted (null when every job was there already).
+    if ((await queue.boss.insert(jobs)) !== null) consumer?.wake();
+    return batch.map(() => undefined);
+  });
   return {
-    send(data) {
-      return new Promise<void>((sent, failed) => {
-        pending.push({ data, sent, failed });
-        if (pending.length === 1) setImmediate(() => void flush());
-      });
-    },
+    send,
     async cancel(keys) {
       if (keys.length > 0) await queue.boss.cancel(options.name, keys.map(jobIdFor));
     },

@@ -3,14 +3,17 @@ import { siloOf, type Caller } from '../../a2a/caller.js';
 import { createA2aApp, type A2aApp, type ServedSyndicate } from '../../a2a/createA2aApp.js';
 import { DEFAULT_RATE_LIMIT, createRateLimiter, rateGuards, type RateBucket, type RateLimit } from '../../a2a/rateLimit.js';
 import { rateLimitedWarning } from '../../a2a/rateLimitedWarning.js';
+import { a2aServerTurns } from '../../a2a/serverTurns.js';
 import { loopbackOnly, type AuthenticateCaller } from '../../a2a/security.js';
 import { DEFAULT_LEASE_MS, holdTaskLease, type TaskLease } from '../../a2a/taskLease.js';
 import { authInfoFor } from '../../mcp/callerAuth.js';
 import { presentedToken } from '../../mcp/http/bearerToken.js';
 import { createMcpHttpHandler, type McpHttpHandler } from '../../mcp/http/serveHttp.js';
+import { recordedSyndicate } from '../../mcp/recordedSyndicate.js';
 import { syndicateServerFactory, syndicateServerTools, type SyndicateServerOptions } from '../../mcp/syndicateServer.js';
 import { sharedMemoryTools } from '../../memory/sharedMemoryTools.js';
 import type { Platform } from '../../platform/createPlatform.js';
+import { rememberOrWarn } from '../../platform/serverTurn.js';
 import type { Store } from '../../store/store.js';
 import type { PriceTable } from '../../telemetry/ledger/prices.js';
 import { parseApiKey } from '../auth/apiKey.js';
@@ -165,22 +168,20 @@ function a2aApp(options: ServerAppOptions, authenticateCaller: AuthenticateCalle
     version: options.version,
     webhookPolicy: platform.network,
     warn: options.warn,
-    async turnOptions({ syndicate, silo, sessionId }) {
-      const memory = await platform.memory(syndicate, silo);
-      return { memory: memory?.turn, observers: platform.recorder(syndicate.name, sessionId).observers };
-    },
+    ...a2aServerTurns(platform, rememberOrWarn(options.warn)),
   });
 }
 
 async function mcpFace(options: ServerAppOptions): Promise<McpHttpHandler | undefined> {
   const { platform, syndicates } = options;
   const store = await platform.store();
+  const remember = rememberOrWarn(options.warn);
   // Built per request (the Streamable HTTP revision serves each request with a new server): an
   // edited file's latest valid version answers the next call.
   const servedNow = (): SyndicateServerOptions => ({
     version: options.version,
     caller: 'http',
-    syndicates: syndicates.list().flatMap((entry) => (entry.current ? [{ syndicate: entry.current.compiled, store }] : [])),
+    syndicates: syndicates.list().flatMap((entry) => (entry.current ? [recordedSyndicate(platform, entry.current.compiled, store, remember)] : [])),
     toolsFor: async (syndicate, caller) => {
       const memory = await platform.memory(syndicate, siloOf(caller, syndicate.name));
       return memory ? sharedMemoryTools(memory) : [];

@@ -28,8 +28,33 @@ export interface SseWriter {
   onClose(listener: () => void): void;
 }
 
+// One heartbeat for every open stream: a timer per stream, made and cleared with each turn's
+// response, was a visible share of a short streamed turn. A stream's first comment comes within
+// HEARTBEAT_MS of its opening rather than exactly then.
+const beating = new Set<() => void>();
+let heartbeat: NodeJS.Timeout | undefined;
+
+function startBeating(beat: () => void): void {
+  beating.add(beat);
+  if (heartbeat !== undefined) return;
+  heartbeat = setInterval(() => {
+    for (const each of beating) each();
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+}
+
+function stopBeating(beat: () => void): void {
+  beating.delete(beat);
+  if (beating.size > 0 || heartbeat === undefined) return;
+  clearInterval(heartbeat);
+  heartbeat = undefined;
+}
+
 export function openSse(res: Response, headers: Readonly<Record<string, string>> = {}): SseWriter {
-  res.status(200).set({ ...SSE_HEADERS, ...headers });
+  // Node's own setHeader: express's res.set looks the content type up again for a charset it already names.
+  res.statusCode = 200;
+  for (const name in SSE_HEADERS) res.setHeader(name, SSE_HEADERS[name]!);
+  for (const name in headers) res.setHeader(name, headers[name]!);
   const headersDue = setTimeout(() => res.flushHeaders(), HEADERS_WAIT_MS);
   let open = true;
   // Messages written in this tick, sent as one chunk once it ends: a turn releases its events in
@@ -43,13 +68,13 @@ export function openSse(res: Response, headers: Readonly<Record<string, string>>
     if (open && text !== '') res.write(text);
   };
   const listeners: Array<() => void> = [];
-  const heartbeat = setInterval(() => open && res.write(': keep-alive\n\n'), HEARTBEAT_MS);
-  heartbeat.unref();
+  const beat = (): void => void (open && res.write(': keep-alive\n\n'));
+  startBeating(beat);
   const close = (): void => {
     if (!open) return;
     open = false;
     clearTimeout(headersDue);
-    clearInterval(heartbeat);
+    stopBeating(beat);
     for (const listener of listeners) listener();
   };
   res.on('close', close);
@@ -74,5 +99,10 @@ export function openSse(res: Response, headers: Readonly<Record<string, string>>
 
 /** One SSE message; `data` is JSON, on one line. */
 export function sseMessage(data: unknown, fields: { event?: string; id?: number } = {}): string {
-  return `${fields.event === undefined ? '' : `event: ${fields.event}\n`}${fields.id === undefined ? '' : `id: ${fields.id}\n`}data: ${JSON.stringify(data)}\n\n`;
+  return sseFields(JSON.stringify(data), fields);
+}
+
+/** One SSE message whose data is already JSON text, on one line. */
+export function sseFields(json: string, fields: { event?: string; id?: number }): string {
+  return `${fields.event === undefined ? '' : `event: ${fields.event}\n`}${fields.id === undefined ? '' : `id: ${fields.id}\n`}data: ${json}\n\n`;
 }

@@ -1,8 +1,6 @@
-import { errorMessage } from '../../core/errors.js';
 import type { TurnStatus } from '../../core/events.js';
 import { siloFor } from '../../core/silo.js';
-import type { Memory } from '../../memory/openMemory.js';
-import { openServerTurn } from '../../platform/serverTurn.js';
+import { openServerTurn, rememberOrWarn } from '../../platform/serverTurn.js';
 import { runTurn } from '../../runtime/runTurn.js';
 import type { LoadedSyndicate } from '../context.js';
 import type { TurnRun } from './sessionHub.js';
@@ -25,13 +23,7 @@ export interface TurnRequest {
 
 export function turnRun(ctx: TurnContext, request: TurnRequest): TurnRun {
   const { compiled } = request.syndicate;
-  const remember = async (memory: Memory, sessionId: string): Promise<void> => {
-    try {
-      await memory.facts.ingestSession(sessionId);
-    } catch (error) {
-      ctx.warn(`warning: could not update long-term memory from session ${sessionId}: ${errorMessage(error)}`);
-    }
-  };
+  const remember = rememberOrWarn(ctx.warn);
   return async (turn) => {
     const store = await ctx.platform.store();
     const server = await openServerTurn(ctx.platform, compiled, request.sessionId, siloFor(compiled.name, request.userId), remember);

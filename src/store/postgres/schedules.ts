@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { coalesce } from '../../core/coalesce.js';
 import type pg from 'pg';
 import {
   INTERRUPTED_DETAIL,
   MAX_ACTIVE_TASKS,
   rowFromTask,
   taskFromRow,
-  type ClaimResult,
   type NewTask,
   type ScheduledTask,
   type ScheduleStore,
@@ -13,11 +12,12 @@ import {
   type TaskRun,
 } from '../schedules.js';
 import type { Db } from './connection.js';
+import { createFiringDecisions } from './firingDecisions.js';
 import { cancelledIdsChannel } from './cancelledIds.js';
 
-// A firing is decided under its task row's lock (SELECT ... FOR UPDATE): two processes deciding
-// firings of one task run one after the other, and the second sees the first's run record (the
-// unique (task, scheduled_for) key would refuse a second one anyway). Adding a task takes a
+// A firing is decided under its task row's lock (firingDecisions.ts): two
+// processes deciding firings of one task run one after the other, and the second sees the first's
+// run record (the unique (task, scheduled_for) key would refuse a second one anyway). Adding a task takes a
 // per-syndicate advisory lock, so two processes cannot both pass the limit. Milliseconds are
 // bigint, read back as float8 so they arrive as numbers.
 
@@ -53,30 +53,15 @@ async function interruptExpired(db: Db, now: number): Promise<TaskRun[]> {
   return (await db.write<TaskRun>(query, [now, INTERRUPTED_DETAIL])).rows;
 }
 
-async function insertRun(client: pg.PoolClient, run: TaskRun): Promise<void> {
-  await client.query(
-    `INSERT INTO task_runs (id, task_id, syndicate, scheduled_for, started_at, ended_at, status, session_id, answer, detail, runner, lease_expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [run.id, run.taskId, run.syndicate, run.scheduledFor, run.startedAt, run.endedAt, run.status, run.sessionId, run.answer, run.detail, run.runner, run.leaseExpiresAt],
-  );
-}
-
 export function createPostgresSchedules(db: Db): ScheduleStore {
-  /** Decides one firing under the task row's lock; `run` writes the record from the locked task. */
-  const decide = (taskId: string, scheduledFor: number, run: (client: pg.PoolClient, task: TaskRow) => Promise<TaskRun>): Promise<ClaimResult> =>
-    db.transaction(async (client) => {
-      const task = (await client.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE id = $1 FOR UPDATE`, [taskId])).rows[0];
-      if (!task || !task.active) return { outcome: 'inactive' };
-      const { rowCount } = await client.query('SELECT 1 FROM task_runs WHERE task_id = $1 AND scheduled_for = $2', [taskId, scheduledFor]);
-      if (rowCount) return { outcome: 'taken' };
-      const record = await run(client, task);
-      await insertRun(client, record);
-      await client.query(
-        `UPDATE scheduled_tasks SET last_scheduled_for = greatest(coalesce(last_scheduled_for, $2), $2), active = (at IS NULL AND active) WHERE id = $1`,
-        [taskId, scheduledFor],
-      );
-      return { outcome: record.status === 'running' ? 'claimed' : 'skipped', run: record };
-    });
+  const decisions = createFiringDecisions(db);
+
+  // Firings taken from the shared queue together each read their task: one statement reads them all.
+  const getTask = coalesce<string, ScheduledTask | undefined>(async (ids) => {
+    const rows = await db.read<TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE id = ANY($1::text[])`, [ids]);
+    const tasks = new Map(rows.map((row) => [row.id, taskFromRow(row)]));
+    return ids.map((id) => tasks.get(id));
+  });
 
   return {
     async add(task) {
@@ -116,10 +101,7 @@ export function createPostgresSchedules(db: Db): ScheduleStore {
         return { tasks: rows.map(taskFromRow), displaced };
       });
     },
-    async get(id) {
-      const [row] = await db.read<TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE id = $1`, [id]);
-      return row && taskFromRow(row);
-    },
+    get: getTask,
     async list(syndicates, options = {}) {
       const rows = await db.read<TaskRow>(`SELECT ${TASK_COLUMNS} FROM scheduled_tasks WHERE ($1::text[] IS NULL OR syndicate = ANY($1::text[])) AND (active OR $2) ORDER BY created_at, id`, [
         syndicates ?? null,
@@ -130,27 +112,8 @@ export function createPostgresSchedules(db: Db): ScheduleStore {
     async deactivate(id) {
       return ((await db.write('UPDATE scheduled_tasks SET active = false WHERE id = $1 AND active', [id])).rowCount ?? 0) === 1;
     },
-    async claim(firing) {
-      return decide(firing.taskId, firing.scheduledFor, async (client, task) => {
-        // The task's own expired run (a dead process's) must not count as still going.
-        await client.query(
-          `UPDATE task_runs SET status = 'interrupted', detail = $3, ended_at = $2, runner = NULL, lease_expires_at = NULL
-           WHERE task_id = $1 AND status = 'running' AND lease_expires_at <= $2`,
-          [task.id, firing.now, INTERRUPTED_DETAIL],
-        );
-        const base = { id: randomUUID(), taskId: task.id, syndicate: task.syndicate, scheduledFor: firing.scheduledFor, answer: null };
-        const { rowCount } = await client.query("SELECT 1 FROM task_runs WHERE task_id = $1 AND status = 'running' AND lease_expires_at > $2 LIMIT 1", [task.id, firing.now]);
-        if (rowCount) {
-          return { ...base, status: 'skipped', startedAt: null, endedAt: null, sessionId: null, detail: 'the previous run was still going', runner: null, leaseExpiresAt: null };
-        }
-        return { ...base, status: 'running', startedAt: firing.now, endedAt: null, sessionId: firing.sessionId, detail: null, runner: firing.runner, leaseExpiresAt: firing.now + firing.leaseMs };
-      });
-    },
-    async skip(taskId, scheduledFor, detail) {
-      return decide(taskId, scheduledFor, async (_client, task) => ({
-        id: randomUUID(), taskId, syndicate: task.syndicate, scheduledFor, startedAt: null, endedAt: null, status: 'skipped', sessionId: null, answer: null, detail, runner: null, leaseExpiresAt: null,
-      }));
-    },
+    claim: decisions.claim,
+    skip: decisions.skip,
     async heartbeat(runIds, runner, leaseExpiresAt) {
       const { rows } = await db.write<{ id: string }>("UPDATE task_runs SET lease_expires_at = $3 WHERE id = ANY($1::text[]) AND runner = $2 AND status = 'running' RETURNING id", [
         runIds,

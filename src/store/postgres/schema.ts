@@ -6,7 +6,7 @@ import { NOTES_MIGRATION } from './notesSchema.js';
 import { USERS_MIGRATION } from './usersSchema.js';
 import { TASK_LEASES_MIGRATION } from './tasksSchema.js';
 import { BACKGROUND_JOBS_MIGRATION, DREAM_LEASES_MIGRATION, DREAM_RUNS_MIGRATION } from './backgroundJobsSchema.js';
-import { SCHEDULES_MIGRATION } from './schedulesSchema.js';
+import { FIRING_DECISIONS_MIGRATION, SCHEDULES_MIGRATION } from './schedulesSchema.js';
 
 // Migration i moves the schema from version i to i + 1; syndicate_schema records each one applied.
 // Append new migrations, never edit one that has shipped. They run under an advisory lock, so a
@@ -103,6 +103,7 @@ const MIGRATIONS: readonly string[] = [
   WHERE first.session_number = sessions.number AND first.seq = 1 AND first.type = 'turn-start';
   `,
   FACTS_SEARCH_NO_PENDING_MIGRATION,
+  FIRING_DECISIONS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -61,6 +61,12 @@ export interface JournalIngest {
    * only waits), else here. After a failed job it tries once more here, so the caller hears why.
    */
   flush(): Promise<void>;
+  /**
+   * Runs a job no turn waits for (ledger rows) on the write thread once it is up, else here: a
+   * write transaction on this thread also waits, sleeping, whenever the write thread holds the
+   * write lock. Call it before close().
+   */
+  run(job: WriteJob): Promise<unknown[]>;
   /** Flushes, runs `flushed`, then deletes the journal; the journal stays for the next store to replay if either fails. */
   close(flushed?: () => void): Promise<void>;
 }
@@ -277,6 +283,17 @@ export function startJournalIngest({ db, path, durability, onCommitted }: Journa
     },
     journaledTask: (id) => journaledTasks.get(id),
     flush,
+    run(job) {
+      // Once closing, the thread may be gone: this connection stays open until the store closes.
+      const thread = closing ? undefined : writer();
+      thread?.poll();
+      if (thread?.ready()) return thread.run(job);
+      try {
+        return Promise.resolve(runWriteJob(db, job));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
     async close(flushed) {
       closing = true;
       try {

@@ -57,6 +57,14 @@ export interface SessionClaims {
   releaseAll(): void;
 }
 
+type TryOutcome = { lastSeq: number } | { holder: string };
+
+interface QueuedTry {
+  session: string;
+  resolve(outcome: TryOutcome): void;
+  reject(error: unknown): void;
+}
+
 interface ClaimRow {
   writer: string;
   wantedBy: string | null;
@@ -85,7 +93,7 @@ export function createSessionClaims({ db, dir, writer, replayOrphans, unshared, 
   const acquiring = new Map<string, Promise<boolean>>();
 
   /** Takes the claim if it is free or this writer's, with the session's last seq; else marks it wanted and names its holder. */
-  const tryTake = db.transaction((session: string): { lastSeq: number } | { holder: string } => {
+  const tryTakeOne = (session: string): TryOutcome => {
     const row = selectClaim.get(session);
     if (row === undefined || row.writer === writer) {
       upsertClaim.run(session, writer);
@@ -93,7 +101,39 @@ export function createSessionClaims({ db, dir, writer, replayOrphans, unshared, 
     }
     if (row.wantedBy === null) markWanted.run(writer, session);
     return { holder: row.writer };
-  });
+  };
+  const tryTakeAll = db.transaction((sessions: readonly string[]): TryOutcome[] => sessions.map(tryTakeOne));
+
+  // A claim costs a commit of its own, the largest share of a new session's first append. A lone
+  // try runs at the end of its microtask drain; once another has run in this turn of the event
+  // loop (concurrent requests, each starting a session), the rest wait for the loop's check phase
+  // and share one transaction: measured at 5 tries per loop turn with 16 clients, 13 with 64.
+  let queuedTries: QueuedTry[] = [];
+  let triedThisLoopTurn = false;
+  const runQueuedTries = (): void => {
+    const queue = queuedTries;
+    queuedTries = [];
+    let outcomes: TryOutcome[];
+    try {
+      outcomes = tryTakeAll.immediate(queue.map(({ session }) => session));
+    } catch (error) {
+      for (const { reject } of queue) reject(error);
+      return;
+    }
+    queue.forEach(({ resolve }, i) => resolve(outcomes[i]!));
+  };
+  const tryTake = (session: string): Promise<TryOutcome> =>
+    new Promise((resolve, reject) => {
+      if (queuedTries.length === 0) {
+        if (triedThisLoopTurn) setImmediate(runQueuedTries);
+        else {
+          triedThisLoopTurn = true;
+          setImmediate(() => (triedThisLoopTurn = false));
+          queueMicrotask(runQueuedTries);
+        }
+      }
+      queuedTries.push({ session, resolve, reject });
+    });
 
   /** Frees the claims of `holder` if it died; false while it lives (it holds its writer lock). */
   const tookOverDead = (holder: string): boolean => {
@@ -113,7 +153,7 @@ export function createSessionClaims({ db, dir, writer, replayOrphans, unshared, 
   const take = async (session: string): Promise<boolean> => {
     const deadline = Date.now() + CLAIM_WAIT_MS;
     for (;;) {
-      const outcome = tryTake.immediate(session);
+      const outcome = await tryTake(session);
       if ('lastSeq' in outcome) {
         if (taken(session, outcome.lastSeq)) {
           held.add(session);

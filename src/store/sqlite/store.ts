@@ -73,7 +73,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const durability = options.durability ?? 'write';
   const db = openDatabase(path, options.onStatement, durability);
   const sessionRows = createSessionRows(db);
-  const usage = createSqliteUsageLedger(db, () => checkpointer.committed());
+  const usage = createSqliteUsageLedger(db, (job) => ingest.run(job), () => checkpointer.committed());
   const known = new Map<string, KnownSession>();
   let closing: Promise<void> | undefined;
   let ingest: JournalIngest;
@@ -309,8 +309,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     close(): Promise<void> {
       closing ??= (async () => {
         writeAppends();
-        usage.writeQueued();
+        const usageWritten = usage.writeQueued();
         try {
+          await usageWritten;
           await ingest.close(() => claims.releaseAll());
         } finally {
           db.close();
