@@ -80,26 +80,9 @@ export function createSiloIndex(version: number, codeBytes: number, entries: Ite
     },
     nearest(query, count, { tag, activeOnly = false }) {
       const wanted = tag === undefined ? ANY_TAG : TAG_INDEX.get(tag)!;
-      const distances = table.distances(query);
-      // Filtered-out slots count as beyond the farthest distance; distances are small integers,
-      // so a histogram finds the cut for the `count` nearest in linear time.
-      const beyond = codeBytes * 8 + 1;
-      const histogram = new Uint32Array(beyond + 1);
-      for (let slot = 0; slot < distances.length; slot++) {
-        if ((wanted !== ANY_TAG && tags[slot] !== wanted) || (activeOnly && !active[slot])) distances[slot] = beyond;
-        histogram[distances[slot]!]!++;
-      }
-      let cut = 0;
-      let nearer = 0;
-      while (cut < beyond && nearer + histogram[cut]! < count) nearer += histogram[cut++]!;
-      // Of the codes at the cut distance, only as many as fill `count`.
-      let atCut = cut < beyond ? count - nearer : 0;
-      const found: number[] = [];
-      for (let slot = 0; slot < distances.length; slot++) {
-        const distance = distances[slot]!;
-        if (distance < cut || (distance === cut && atCut-- > 0)) found.push(numbers[slot]!);
-      }
-      return found;
+      const excluded =
+        wanted === ANY_TAG && !activeOnly ? undefined : (slot: number): boolean => (wanted !== ANY_TAG && tags[slot] !== wanted) || (activeOnly && !active[slot]);
+      return Array.from(table.nearest(query, count, excluded), (slot) => numbers[slot]!);
     },
   };
 }

@@ -11,7 +11,7 @@ import { createFactSearch } from './factSearch.js';
 // Facts on SQLite: rows in `facts`, float vectors in `fact_embeddings`, their binary codes in
 // `fact_codes` (and in memory, see factIndex.ts), words in the contentless FTS5 table `fact_text`;
 // all share the fact's row number. A vector search scans the silo's codes by Hamming distance,
-// then ranks the nearest few hundred by exact cosine similarity on their float vectors.
+// then ranks the nearest few hundred by cosine similarity on their float vectors.
 
 interface ListParams {
   silo: string;
