@@ -1,6 +1,6 @@
 import { TaskState, type Artifact, type Message, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutionEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
-import type { TurnEvent, TurnEventOf, TurnStatus } from '../core/events.js';
+import { delegateKindNote, type TurnEvent, type TurnEventOf, type TurnStatus } from '../core/events.js';
 import { ASK_USER } from '../tools/builtin/askUser.js';
 import { agentMessage, textPart } from './messages.js';
 
@@ -27,9 +27,9 @@ const FINAL_STATES: Record<TurnStatus, TaskState> = {
 function progressOf(event: TurnEvent): string | undefined {
   switch (event.type) {
     case 'route':
-      return `Routed to ${event.route} — ${event.reason}`;
+      return `Routed to ${event.route}${delegateKindNote(event.kind)} — ${event.reason}`;
     case 'delegation-start':
-      return `Consulting ${event.to}`;
+      return `Consulting ${event.to}${delegateKindNote(event.kind)}`;
     case 'tool-call':
       return event.tool === ASK_USER ? undefined : `Using ${event.tool}`;
     case 'status':

@@ -1,4 +1,4 @@
-import { DELEGATE_KIND_NAMES, type DelegateKind, type TurnEvent } from '../core/events.js';
+import { delegateKindNote, type TurnEvent } from '../core/events.js';
 import type { Style } from './terminal.js';
 import { formatTime, preview } from './text.js';
 
@@ -21,11 +21,6 @@ const ANSWER_PREVIEW = 160;
 const ARGS_PREVIEW = 120;
 const RESULT_PREVIEW = 160;
 const THINKING_PREVIEW = 160;
-
-/** What a delegation or route went to, when it is more than a subagent of this syndicate: ' (nested syndicate)'. */
-function kindNote(kind: DelegateKind | undefined): string {
-  return kind === undefined || kind === 'subagent' ? '' : ` (${DELEGATE_KIND_NAMES[kind]})`;
-}
 
 /** A failure's output already says who failed (that is what the model reads): the trace says it once. */
 function withoutPrefix(output: string, prefix: string): string {
@@ -110,11 +105,11 @@ export function createTracePrinter(write: Write, style: Style, mode: TraceMode):
         return;
       case 'route':
         if (isAnswering(event)) answering = { agent: event.route, depth: depth + 1 };
-        line(depth, `${style.cyan(`Routed to ${event.route}${kindNote(event.kind)}`)} — ${event.reason}`);
+        line(depth, `${style.cyan(`Routed to ${event.route}${delegateKindNote(event.kind)}`)} — ${event.reason}`);
         return;
       case 'delegation-start':
         if (nesting > 0) nestedRuns.set(event.callId, nesting);
-        line(depth, `→ ${event.agent} consults ${event.to}${kindNote(event.kind)}${style.dim(`: "${preview(event.request, REQUEST_PREVIEW)}"`)}`);
+        line(depth, `→ ${event.agent} consults ${event.to}${delegateKindNote(event.kind)}${style.dim(`: "${preview(event.request, REQUEST_PREVIEW)}"`)}`);
         return;
       case 'delegation-end':
         if (event.isError) line(depth, `${style.red(`← ${event.to} failed`)}: ${preview(withoutPrefix(event.output, `${event.to} failed: `), ANSWER_PREVIEW)}`);

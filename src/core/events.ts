@@ -37,6 +37,11 @@ export type DelegateKind = 'subagent' | 'syndicate' | 'remote';
 /** Each kind as people read it, the same in the CLI's trace and the studio's tree. */
 export const DELEGATE_KIND_NAMES: Readonly<Record<DelegateKind, string>> = { subagent: 'subagent', syndicate: 'nested syndicate', remote: 'remote A2A agent' };
 
+/** What a delegation or route went to, when it is more than a subagent of this syndicate: ' (nested syndicate)'. */
+export function delegateKindNote(kind: DelegateKind | undefined): string {
+  return kind === undefined || kind === 'subagent' ? '' : ` (${DELEGATE_KIND_NAMES[kind]})`;
+}
+
 export type TurnEventBody =
   | { type: 'turn-start'; syndicate: string; input: string }
   /** 'continuation': the message answers a question the route asked at the end of the last turn. */

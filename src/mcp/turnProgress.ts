@@ -1,4 +1,4 @@
-import type { TurnEvent } from '../core/events.js';
+import { delegateKindNote, type TurnEvent } from '../core/events.js';
 
 // What an MCP caller hears while a turn runs: the steps a person would want on a progress line
 // (routes, delegations, tool calls, retries, warnings). Text deltas are left out: the answer
@@ -8,9 +8,9 @@ import type { TurnEvent } from '../core/events.js';
 export function progressMessage(event: TurnEvent): string | undefined {
   switch (event.type) {
     case 'route':
-      return `Routed to ${event.route} — ${event.reason}`;
+      return `Routed to ${event.route}${delegateKindNote(event.kind)} — ${event.reason}`;
     case 'delegation-start':
-      return `→ ${event.agent} consults ${event.to}`;
+      return `→ ${event.agent} consults ${event.to}${delegateKindNote(event.kind)}`;
     case 'delegation-end':
       return event.isError ? `← ${event.to} failed` : `← ${event.to} answered`;
     case 'tool-call':

@@ -104,6 +104,16 @@ describe('the whole task, for a caller that reads only the finished task', () =>
     expect(texts(finished.history)).toEqual(['Routed to Billing — it is about money']);
   });
 
+  it('says in the progress history when the work went to a nested syndicate or a remote agent', () => {
+    const { bus, events } = allEvents();
+    const publish = createWholeTaskPublisher(bus, task);
+    const consult = (to: string, kind: 'subagent' | 'remote'): TurnEvent => ({ ...envelope, type: 'delegation-start', to, request: 'look it up', callId: to, kind });
+
+    for (const event of [start, { ...route, kind: 'syndicate' as const }, consult('Researcher', 'subagent'), consult('Weather', 'remote'), end('Done.')]) publish(event);
+
+    expect(texts((events[0]!.data as Task).history)).toEqual(['Routed to Billing (nested syndicate) — it is about money', 'Consulting Researcher', 'Consulting Weather (remote A2A agent)']);
+  });
+
   it('ends a failed turn with its error as the status message, also kept in the history', () => {
     const { bus, events } = allEvents();
     const publish = createWholeTaskPublisher(bus, task);
