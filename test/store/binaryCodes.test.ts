@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeBytes, createCodeTable } from '../../src/store/sqlite/binaryCodes.js';
+import { binaryCode, codeBytes, createCodeTable } from '../../src/store/sqlite/binaryCodes.js';
 import { seeded } from '../../bench/memoryData.js';
 
 // The nearest codes come from hand-assembled WebAssembly: checked here against the definition,
@@ -55,5 +55,34 @@ describe('binary code table', () => {
     const left = [codes[0]!, codes[4]!, codes[2]!, codes[3]!];
     const query = code(8);
     expect([...table.nearest(query, 2)]).toEqual(expected(left, query, 2, () => false));
+  });
+});
+
+describe('signed sums of the float query against codes', () => {
+  const random = seeded(12);
+  const vector = (dimensions: number): Float32Array => Float32Array.from({ length: dimensions }, () => random() * 2 - 1);
+  // The definition: each dimension added where the code's bit is set, subtracted where it is not.
+  const signedSum = (query: Float32Array, code: Uint8Array): number => query.reduce((sum, value, i) => sum + ((code[i >> 3]! >> (i & 7)) & 1 ? value : -value), 0);
+
+  it.each([512, 100, 1])('equal the definition for %i dimensions, padding bits counting nothing', (dimensions) => {
+    const table = createCodeTable(codeBytes(dimensions));
+    const codes = Array.from({ length: 50 }, () => binaryCode(vector(dimensions)));
+    codes.forEach((each) => table.push(each));
+    const query = vector(dimensions);
+    const slots = Int32Array.from([7, 0, 49, 7, 23]);
+
+    const sums = [...table.signedSums(query, slots)];
+
+    sums.forEach((sum, i) => expect(sum).toBeCloseTo(signedSum(query, codes[slots[i]!]!), 4));
+  });
+
+  it('rank the code of the query itself first', () => {
+    const table = createCodeTable(codeBytes(512));
+    const vectors = Array.from({ length: 200 }, () => vector(512));
+    vectors.forEach((each) => table.push(binaryCode(each)));
+
+    const sums = table.signedSums(vectors[123]!, Int32Array.from(vectors.keys()));
+
+    expect(sums.indexOf(Math.max(...sums))).toBe(123);
   });
 });

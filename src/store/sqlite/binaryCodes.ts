@@ -1,6 +1,7 @@
 // Binary codes of embeddings: one sign bit per dimension (512 dimensions -> 64 bytes), compared by
 // Hamming distance. Vectors pointing the same way share most sign bits, so the codes nearest a
-// query's code hold its nearest vectors; a cosine re-rank of those few then orders them.
+// query's code hold its nearest vectors. Those are ordered again by the float query against their
+// codes (signedSums), and a cosine re-rank of the best few orders them.
 // At 100k facts a Hamming scan takes 0.3 ms in WebAssembly (i64.popcnt) against 2.3 ms in
 // JavaScript and 10-60 ms for sqlite-vec's bit[] vec0 tables (their top-k grows with k).
 
@@ -139,6 +140,32 @@ export interface CodeTable {
    * table changes or searches again.
    */
   nearest(query: Uint8Array, count: number, excluded?: (slot: number) => boolean): Int32Array;
+  /**
+   * For each of `slots`, the dot product of the float `query` with that slot's code read as a vector
+   * of +1 (bit set) and -1: the query keeps its magnitudes, so these order codes by the query's
+   * direction far more closely than Hamming distances, which quantise both sides.
+   */
+  signedSums(query: Float32Array, slots: Int32Array): Float64Array;
+}
+
+/**
+ * For each byte of a code and each of its 256 values, that byte's share of a signed sum: one lookup
+ * a byte instead of eight additions. Dimensions past the query's end (a code's padding) count 0.
+ */
+function byteSums(query: Float32Array, bytes: number): Float64Array {
+  const sums = new Float64Array(bytes * 256);
+  for (let byte = 0; byte < bytes; byte++) {
+    const row = byte * 256;
+    let none = 0;
+    for (let bit = 0; bit < 8; bit++) none -= query[byte * 8 + bit] ?? 0;
+    sums[row] = none;
+    // A value sums as the value without its lowest set bit, that bit's dimension turned from - to +.
+    for (let value = 1; value < 256; value++) {
+      const lowest = value & -value;
+      sums[row + value] = sums[row + (value ^ lowest)]! + 2 * (query[byte * 8 + 31 - Math.clz32(lowest)] ?? 0);
+    }
+  }
+  return sums;
 }
 
 export function createCodeTable(bytes: number): CodeTable {
@@ -198,6 +225,17 @@ export function createCodeTable(bytes: number): CodeTable {
       // Of the codes at the cut distance, only as many as fill `count`.
       const found = exports.select(distancesAt(), size, cut, cut < beyond ? count - nearer : 0, selectedAt());
       return new Int32Array(exports.memory.buffer, selectedAt(), found);
+    },
+    signedSums(query, slots) {
+      const sums = byteSums(query, bytes);
+      const result = new Float64Array(slots.length);
+      for (let i = 0; i < slots.length; i++) {
+        const at = codesAt + slots[i]! * bytes;
+        let sum = 0;
+        for (let byte = 0; byte < bytes; byte++) sum += sums[byte * 256 + memory[at + byte]!]!;
+        result[i] = sum;
+      }
+      return result;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { FACT_TAGS, type FactStatus, type FactTag } from '../facts.js';
-import { createCodeTable, type CodeTable } from './binaryCodes.js';
+import { binaryCode, createCodeTable, type CodeTable } from './binaryCodes.js';
 
 // One silo's binary codes in memory, for the first pass of a vector search: the codes nearest the
 // query's code name the facts whose float vectors are then compared exactly. The index is a cache
@@ -26,11 +26,19 @@ export interface SiloIndex {
   setStatus(number: number, status: FactStatus): void;
   remove(number: number): void;
   /**
-   * The fact numbers of up to `count` codes nearest `query` that pass the filter (all of them when
-   * fewer pass); ties at the cut are taken in slot order.
+   * The fact numbers of up to `count` codes that pass the filter (all of them when fewer pass),
+   * picked for `query`: a shortlist by Hamming distance to its code, ordered by its signed sums.
    */
-  nearest(query: Uint8Array, count: number, filter: CandidateFilter): number[];
+  nearest(query: Float32Array, count: number, filter: CandidateFilter): number[];
 }
+
+// The Hamming shortlist a search orders by signed sums: SHORTLIST_FACTOR times the count wanted, at
+// least SHORTLIST_MIN. Against an exact scan of 20k USE-lite vectors of bench facts (100 queries),
+// the best 200 of a 1,000 shortlist held 99.75% of the exact top 40 and the best 100 99.9% of the
+// top 10; the 400 nearest by Hamming distance alone held 99.57% and 100%. Growing the shortlist to
+// 4,000 changed nothing.
+const SHORTLIST_MIN = 1_000;
+const SHORTLIST_FACTOR = 5;
 
 const TAG_INDEX = new Map<FactTag, number>(FACT_TAGS.map((tag, index) => [tag, index]));
 const ANY_TAG = -1;
@@ -82,7 +90,12 @@ export function createSiloIndex(version: number, codeBytes: number, entries: Ite
       const wanted = tag === undefined ? ANY_TAG : TAG_INDEX.get(tag)!;
       const excluded =
         wanted === ANY_TAG && !activeOnly ? undefined : (slot: number): boolean => (wanted !== ANY_TAG && tags[slot] !== wanted) || (activeOnly && !active[slot]);
-      return Array.from(table.nearest(query, count, excluded), (slot) => numbers[slot]!);
+      const shortlist = table.nearest(binaryCode(query), Math.max(SHORTLIST_MIN, count * SHORTLIST_FACTOR), excluded);
+      const sums = table.signedSums(query, shortlist);
+      return Array.from(shortlist.keys())
+        .sort((a, b) => sums[b]! - sums[a]! || shortlist[a]! - shortlist[b]!)
+        .slice(0, count)
+        .map((i) => numbers[shortlist[i]!]!);
     },
   };
 }

@@ -32,12 +32,11 @@ export const COLUMNS = `number, id, silo, text, tag, date, source, keys, status,
 
 // Real embedders use 256 to 3072 dimensions; a Hamming distance must fit 16 bits.
 const MAX_DIMENSIONS = 8192;
-// How many nearest codes a vector search re-ranks exactly: RERANK_FACTOR times the limit, and at
-// least RERANK_MIN. Against an exact scan of 100k USE-lite vectors of bench facts, re-ranking 200
-// found the same nearest fact for 80 queries of 80, 99.4% of the top 10 and 95.7% of the top 40;
-// re-ranking 400, 99.7% and 98.8%. Each re-ranked vector is a row read (~3.5 us).
-export const RERANK_MIN = 200;
-export const RERANK_FACTOR = 10;
+// How many of the codes best for the query a vector search re-ranks exactly: RERANK_FACTOR times the
+// limit, and at least RERANK_MIN (factIndex.ts measures what they hold). Each re-ranked vector is
+// a row read and a cosine in sqlite-vec (~3.5 us): at 100k facts, 400 of them took 1.9 ms.
+export const RERANK_MIN = 100;
+export const RERANK_FACTOR = 5;
 // Codes of silos held in memory (about 100 bytes a fact); the least recently searched go first.
 export const MAX_INDEXED_FACTS = 1_000_000;
 // Codes load in pages of concatenated columns: 100k facts took 190 ms a row at a time, 37 ms so.

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { binaryCode, codeBytes } from './binaryCodes.js';
+import { codeBytes } from './binaryCodes.js';
 import { cosine } from '../vectors.js';
 import { createSiloIndex, type IndexedCode, type SiloIndex } from './factIndex.js';
 import { checkSiloVectors, type FactRecord, type FactTag, rankingWords, type ScoredFact, textQueries, type VectorQuery } from '../facts.js';
@@ -130,7 +130,7 @@ export function createFactSearch(db: Database.Database): FactSearch {
     const row = siloModelFor(silo, query.embeddingModel, query.embedding.length);
     if (row === undefined) return [];
     const index = indexFor(silo, row);
-    const candidates = index.nearest(binaryCode(query.embedding), Math.max(RERANK_MIN, query.limit * RERANK_FACTOR), query);
+    const candidates = index.nearest(query.embedding, Math.max(RERANK_MIN, query.limit * RERANK_FACTOR), query);
     // The top is picked in single precision, then scored and ordered in double precision, as on
     // PostgreSQL (pgvector orders in single precision): only facts within ~1e-7 of the cut can be
     // picked otherwise than by a double-precision re-rank of every candidate. At 100k facts, 400
