@@ -91,11 +91,17 @@ export function createSiloIndex(version: number, codeBytes: number, entries: Ite
       const excluded =
         wanted === ANY_TAG && !activeOnly ? undefined : (slot: number): boolean => (wanted !== ANY_TAG && tags[slot] !== wanted) || (activeOnly && !active[slot]);
       const shortlist = table.nearest(binaryCode(query), Math.max(SHORTLIST_MIN, count * SHORTLIST_FACTOR), excluded);
+      if (shortlist.length <= count) return Array.from(shortlist, (slot) => numbers[slot]!);
       const sums = table.signedSums(query, shortlist);
-      return Array.from(shortlist.keys())
-        .sort((a, b) => sums[b]! - sums[a]! || shortlist[a]! - shortlist[b]!)
-        .slice(0, count)
-        .map((i) => numbers[shortlist[i]!]!);
+      // The cut is the count-th best sum: a typed array sorts natively, where sorting the shortlist
+      // by a comparator took a quarter of the search's JavaScript time.
+      const cut = sums.slice().sort()[sums.length - count]!;
+      let atCut = count - sums.filter((sum) => sum > cut).length;
+      const picked: number[] = [];
+      shortlist.forEach((slot, i) => {
+        if (sums[i]! > cut || (sums[i] === cut && atCut-- > 0)) picked.push(numbers[slot]!);
+      });
+      return picked;
     },
   };
 }
