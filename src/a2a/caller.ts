@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { User } from '@a2a-js/sdk/server';
-import { siloFor } from '../core/silo.js';
+import { siloFor, USER_ID } from '../core/silo.js';
 
 // Who is calling. The principal comes from authentication only (the shared bearer secret, or
 // the local machine when no secret is configured on a loopback bind); the user id is the
@@ -9,8 +9,6 @@ import { siloFor } from '../core/silo.js';
 
 /** Names an end user of an authenticated caller; optional. */
 export const USER_HEADER = 'x-syndicate-user';
-
-const USER_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export type Principal = 'client' | 'local';
 

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { MAX_ACTIVE_TASKS, type CatchUp } from '../store/schedules.js';
+import { USER_ID } from '../core/silo.js';
 import { cronSchema, timeZoneSchema } from './cron.js';
 
 // `schedules:` in a syndicate file: tasks that send a message on a cron or at one instant
 // (scheduler/tasks runs them). Checked here, with the rest of the file, at file:line:col.
 
 const TASK_NAME = /^[A-Za-z0-9._-]{1,64}$/;
-// A user id as the server's users have them (`client` and `local` name no server user).
-const USER_ID = /^[A-Za-z0-9._-]{1,64}$/;
+// `client` and `local` name no server user.
 const RESERVED_USERS: ReadonlySet<string> = new Set(['client', 'local']);
 // An instant with its offset: a bare local time would mean a different moment on each server.
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
