@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbstractChat, DefaultChatTransport, readUIMessageStream, type ChatState, type UIMessage, type UIMessageChunk } from 'ai';
-import { HttpAgent, type AgentSubscriber, type Message, type SubagentStartedEvent } from '@ag-ui/client';
+import { HttpAgent, type AgentSubscriber, type Message, type SubagentErrorEvent, type SubagentStartedEvent } from '@ag-ui/client';
 import type { DelegationPart, ToolCaller, TurnMetadata } from '../../../src/server/turns/formats/uiMessageStream.js';
 import { auth, startTurnServer, type TurnServer } from './harness.js';
-import { calculatingCouncil, council, planningTeam, QUESTION, RESEARCHER_THINKS, triageDesk, waiter } from './fixtures.js';
+import { calculatingCouncil, council, lateWaiter, planningTeam, QUESTION, RESEARCHER_THINKS, triageDesk, waiter, waitingTeam } from './fixtures.js';
 
 // The AI SDK and AG-UI endpoints, driven by their official clients: ai's DefaultChatTransport and
 // readUIMessageStream, ai's AbstractChat (the chat useChat wraps in React state), and
@@ -183,6 +183,15 @@ describe("the AI SDK's chat (what useChat runs)", () => {
 
 const toolCallsOf = (message: Message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : []);
 
+/** The result the run gave each of its tool calls (undefined: none), by the call's id. */
+function resultsOf(messages: readonly Message[]): Map<string, string | undefined> {
+  const results = new Map(messages.flatMap(toolCallsOf).map((call) => [call.id, undefined as string | undefined]));
+  for (const message of messages) if (message.role === 'tool') results.set(message.toolCallId, String(message.content));
+  return results;
+}
+
+const cancel = (api: string, sessionId: string): Promise<Response> => fetch(`${api}/sessions/${sessionId}/cancel`, { method: 'POST', headers: auth() });
+
 describe('AG-UI', () => {
   function agentFor(api: string, syndicate: string, threadId: string): HttpAgent {
     return new HttpAgent({ url: `${api}/syndicates/${syndicate}/ag-ui`, headers: auth(), threadId });
@@ -269,5 +278,86 @@ describe('AG-UI', () => {
 
     expect(asked.result).toMatchObject({ status: 'input-required', output: QUESTION });
     expect(answered.result).toMatchObject({ status: 'completed', output: 'Lisbon booked.' });
+  });
+
+  /** Runs the agent, calling `during` once the run is under way; what the client's subscriber heard. */
+  async function runWatched(agent: HttpAgent, during: () => Promise<unknown> = async () => undefined) {
+    const heard = { outcomes: [] as string[], errors: [] as string[], pending: [] as string[][], subagentErrors: [] as SubagentErrorEvent[], steps: 0 };
+    const subscriber: AgentSubscriber = {
+      onRunFinishedEvent: (params) => {
+        heard.outcomes.push(params.outcome);
+        if (params.outcome === 'success') heard.pending.push(params.pendingToolCallIds);
+      },
+      onRunErrorEvent: ({ event }) => void heard.errors.push(event.message),
+      onSubagentErrorEvent: ({ event }) => void heard.subagentErrors.push(event),
+      onStepStartedEvent: () => void (heard.steps += 1),
+      onStepFinishedEvent: () => void (heard.steps -= 1),
+    };
+    const running = agent.runAgent({ runId: 'run-1' }, subscriber);
+    await during();
+    const { newMessages } = await running;
+    return { ...heard, newMessages };
+  }
+
+  it('ends a tool call that a cancelled turn cut short, so the AG-UI client accepts the run: the call answered as cancelled, then RUN_FINISHED with the cancelled outcome', async () => {
+    const { syndicate, gate } = waiter();
+    server = await startTurnServer([syndicate]);
+    const agent = agentFor(server.api, 'waiter', 'thread-6');
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Please wait' });
+
+    const run = await runWatched(agent, async () => {
+      await gate.reached;
+      await cancel(server!.api, 'thread-6');
+    });
+
+    expect(run.outcomes).toEqual(['cancelled']);
+    expect(run.errors).toEqual([]);
+    expect([...resultsOf(run.newMessages)]).toEqual([[expect.any(String), 'the turn ended cancelled before this call answered']]);
+  });
+
+  it("ends a subagent that a cancel cut short mid-tool-call in error, with its step, its call and the delegation's call answered, before RUN_FINISHED", async () => {
+    const { syndicate, gate } = waitingTeam();
+    server = await startTurnServer([syndicate]);
+    const agent = agentFor(server.api, 'team', 'thread-7');
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Find the data' });
+
+    const run = await runWatched(agent, async () => {
+      await gate.reached;
+      await cancel(server!.api, 'thread-7');
+    });
+
+    expect(run.outcomes).toEqual(['cancelled']);
+    expect(run.subagentErrors).toEqual([expect.objectContaining({ code: 'cancelled' })]);
+    expect(run.steps).toBe(0);
+    const results = resultsOf(run.newMessages);
+    expect(results.size).toBe(2);
+    for (const result of results.values()) expect(result).toBe('the turn ended cancelled before this call answered');
+    expect(run.newMessages.find((message) => message.role === 'reasoning')?.content).toBe('Let me wait for the data.');
+  });
+
+  it('answers the tool call a failed turn cut short before RUN_ERROR, so the thread holds no call without its result', async () => {
+    // Long enough for the gate to be called: the turn then waits there until its deadline fails it.
+    const { syndicate } = lateWaiter(1_000);
+    server = await startTurnServer([syndicate]);
+    const agent = agentFor(server.api, 'late', 'thread-8');
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Please wait' });
+
+    const run = await runWatched(agent);
+
+    expect(run.errors).toEqual([expect.stringContaining('deadline')]);
+    expect([...resultsOf(run.newMessages)]).toEqual([[expect.any(String), 'the turn ended failed before this call answered']]);
+  });
+
+  it('finishes a run whose subagent asked the user with no tool call left pending for the application: the delegation is answered with the question', async () => {
+    server = await startTurnServer([planningTeam()]);
+    const agent = agentFor(server.api, 'team', 'thread-10');
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Plan the offsite' });
+
+    const run = await runWatched(agent);
+
+    expect(run.outcomes).toEqual(['success']);
+    expect(run.pending).toEqual([[]]);
+    const delegation = run.newMessages.flatMap(toolCallsOf).find((call) => call.function.name === 'Planner')!;
+    expect(resultsOf(run.newMessages).get(delegation.id)).toBe(QUESTION);
   });
 });

@@ -58,3 +58,17 @@ export function triageDesk(): LoadedSyndicate {
   const specialists = [agent('Billing', { description: 'Invoices, charges, payments and refunds.' }), agent('Technical', { description: 'Errors, crashes, login problems and bugs.' })];
   return served(agent('Triage', { subagents: specialists, dispatch: { default_route: 'Technical' } }), {}, { name: 'Triage' });
 }
+
+/** A Lead whose Researcher thinks, then waits at the gate: a subagent's call a cancel can cut short. */
+export function waitingTeam(): { syndicate: LoadedSyndicate; gate: ReturnType<typeof createGate> } {
+  const gate = createGate();
+  const researcher = agent('Researcher', { description: 'Finds facts.', tools: ['gate'], script: [{ thinking: 'Let me wait for the data.', tool_calls: [{ tool: 'gate', args: {} }], repeat: true }] });
+  return { syndicate: served(agent('Lead', { subagents: [researcher] }), { tools: testTools(gate.tool) }, { name: 'Team' }), gate };
+}
+
+/** One agent that waits at the gate on "wait", in a syndicate whose turns stop failed after `deadlineMs`. */
+export function lateWaiter(deadlineMs: number): { syndicate: LoadedSyndicate; gate: ReturnType<typeof createGate> } {
+  const gate = createGate();
+  const root = agent('Assistant', { tools: ['gate'], script: [{ match: 'wait', tool_calls: [{ tool: 'gate', args: {} }], repeat: true }] });
+  return { syndicate: served(root, { tools: testTools(gate.tool) }, { name: 'Late', deadlineMs }), gate };
+}

@@ -217,22 +217,24 @@ describe('AG-UI events', () => {
     ]);
   });
 
-  it('suspends the delegations a turn ends in when a subagent asked the user, before RUN_FINISHED', () => {
+  it('suspends the delegations a turn ends in when a subagent asked the user, their calls answered with the question, before RUN_FINISHED', () => {
     const map = createAgUiMapper(run);
 
     const events = [SPEAKS[0]!, ...DELEGATES.slice(0, 2), event({ type: 'turn-end', status: 'input-required', output: 'Which city?' })].flatMap(map);
 
     for (const each of events) expect(EventSchemas.safeParse(each).success, JSON.stringify(each)).toBe(true);
-    expect(events.slice(-5)).toEqual([
+    expect(events.slice(-7)).toEqual([
       { type: 'SUBAGENT_FINISHED', subagentRunId: 'c2', outcome: { type: 'suspended' } },
+      { type: 'TOOL_CALL_RESULT', messageId: 'c2-result', toolCallId: 'c2', role: 'tool', content: 'Which city?', subagentRunId: 'c1' },
       { type: 'STEP_FINISHED', stepName: 'Researcher c2', subagentRunId: 'c1' },
       { type: 'SUBAGENT_FINISHED', subagentRunId: 'c1', outcome: { type: 'suspended' } },
+      { type: 'TOOL_CALL_RESULT', messageId: 'c1-result', toolCallId: 'c1', role: 'tool', content: 'Which city?' },
       { type: 'STEP_FINISHED', stepName: 'Advocate c1' },
       { type: 'RUN_FINISHED', threadId: 'th', runId: 'r1', result: { status: 'input-required', output: 'Which city?' } },
     ]);
   });
 
-  it('ends a failed or cancelled turn with RUN_ERROR, and the route is a CUSTOM event', () => {
+  it('ends a failed turn with RUN_ERROR, and the route is a CUSTOM event', () => {
     const map = createAgUiMapper(run);
 
     const events = [SPEAKS[0]!, event({ type: 'route', route: 'Billing', reason: 'refund', source: 'override' }), event({ type: 'turn-end', status: 'failed', output: '', error: 'the model is down' })].flatMap(map);
@@ -241,6 +243,33 @@ describe('AG-UI events', () => {
       { type: 'CUSTOM', name: 'syndicate.route', value: { route: 'Billing', reason: 'refund', source: 'override' } },
       { type: 'RUN_ERROR', message: 'the model is down', code: 'failed' },
     ]);
+  });
+
+  it('closes, innermost first, what a cancelled turn cut short, then RUN_FINISHED with the cancelled outcome and no result; a replay of the stored events ends the same', () => {
+    const cut = [
+      SPEAKS[0]!,
+      ...DELEGATES.slice(0, 2),
+      event({ type: 'thinking-delta', delta: 'hmm' }, RESEARCHER),
+      event({ type: 'tool-call', tool: 'wait', callId: 'k1', input: {} }, RESEARCHER),
+      event({ type: 'error', message: 'the turn was cancelled', code: 'cancelled' }),
+      event({ type: 'turn-end', status: 'cancelled', output: '', error: 'the turn was cancelled' }),
+    ];
+    const unanswered = 'the turn ended cancelled before this call answered';
+
+    const events = cut.flatMap(createAgUiMapper(run));
+
+    for (const each of events) expect(EventSchemas.safeParse(each).success, JSON.stringify(each)).toBe(true);
+    expect(events.slice(-8)).toEqual([
+      { type: 'TOOL_CALL_RESULT', messageId: 'k1-result', toolCallId: 'k1', role: 'tool', content: unanswered, subagentRunId: 'c2' },
+      { type: 'SUBAGENT_ERROR', subagentRunId: 'c2', message: unanswered, code: 'cancelled' },
+      { type: 'TOOL_CALL_RESULT', messageId: 'c2-result', toolCallId: 'c2', role: 'tool', content: unanswered, subagentRunId: 'c1' },
+      { type: 'STEP_FINISHED', stepName: 'Researcher c2', subagentRunId: 'c1' },
+      { type: 'SUBAGENT_ERROR', subagentRunId: 'c1', message: unanswered, code: 'cancelled' },
+      { type: 'TOOL_CALL_RESULT', messageId: 'c1-result', toolCallId: 'c1', role: 'tool', content: unanswered },
+      { type: 'STEP_FINISHED', stepName: 'Advocate c1' },
+      { type: 'RUN_FINISHED', threadId: 'th', runId: 'r1', outcome: { type: 'cancelled' } },
+    ]);
+    expect(stored(cut).flatMap(createAgUiMapper(run)).slice(-8)).toEqual(events.slice(-8));
   });
 });
 
