@@ -3,7 +3,7 @@ import { AbstractChat, DefaultChatTransport, readUIMessageStream, type ChatState
 import { HttpAgent, type AgentSubscriber, type Message, type SubagentErrorEvent, type SubagentStartedEvent } from '@ag-ui/client';
 import type { DelegationPart, ToolCaller, TurnMetadata } from '../../../src/server/turns/formats/uiMessageStream.js';
 import { auth, startTurnServer, type TurnServer } from './harness.js';
-import { calculatingCouncil, council, lateWaiter, planningTeam, QUESTION, RESEARCHER_THINKS, triageDesk, waiter, waitingTeam } from './fixtures.js';
+import { brokenWriter, calculatingCouncil, council, DROPPED, lateWaiter, planningTeam, QUESTION, RESEARCHER_THINKS, shakyTeam, triageDesk, waiter, waitingTeam } from './fixtures.js';
 
 // The AI SDK and AG-UI endpoints, driven by their official clients: ai's DefaultChatTransport and
 // readUIMessageStream, ai's AbstractChat (the chat useChat wraps in React state), and
@@ -117,6 +117,33 @@ describe('AI SDK UI message stream', () => {
     expect(textOf(asked)).toContain(QUESTION);
     expect(textOf(answered)).toBe('Lisbon booked.');
   });
+
+  it('ends every tool part of a turn whose subagent asked the user in a final state, the delegation answered with the question', async () => {
+    server = await startTurnServer([planningTeam()]);
+
+    const message = await lastMessage(await send(transport(server.api, 'team'), 'chat-7', 'Plan the offsite'));
+
+    const tools = message.parts.filter((part) => part.type === 'dynamic-tool');
+    expect(tools.map((part) => [part.toolName, part.state])).toEqual([
+      ['Planner', 'output-available'],
+      ['ask_user', 'output-available'],
+    ]);
+    expect(tools[0]!.state === 'output-available' && tools[0]!.output).toBe(QUESTION);
+  });
+
+  it("ends a subagent's thinking when its model fails mid-thought, so the reader keeps reading the root's later steps", async () => {
+    server = await startTurnServer([shakyTeam()]);
+    const errors: unknown[] = [];
+
+    let message: ChatMessage | undefined;
+    const stream = await send(transport(server.api, 'shaky'), 'chat-8', 'How many designers are out of work?');
+    for await (const each of readUIMessageStream<ChatMessage>({ stream, onError: (error) => void errors.push(error) })) message = each;
+
+    expect(errors).toEqual([]);
+    expect(message!.metadata).toMatchObject({ status: 'completed' });
+    expect(message!.parts.filter((part) => part.type === 'reasoning').map((part) => part.state)).toEqual(['done']);
+    expect(textOf(message!)).toBe('About 42 designers.');
+  });
 });
 
 /** ai's chat, its state a plain list (what @ai-sdk/react's Chat keeps in React state for useChat). */
@@ -154,6 +181,25 @@ describe("the AI SDK's chat (what useChat runs)", () => {
     ]);
     expect(textOf(chat.messages[1]!)).toBe(QUESTION);
     expect(textOf(chat.lastMessage!)).toBe('Lisbon booked.');
+  });
+
+  it("ends a failed turn's half-streamed answer, thinking and cut-short calls before its error, which the chat (stopping there) still shows ended, with the turn's status", async () => {
+    server = await startTurnServer([brokenWriter(), lateWaiter(1_000).syndicate]);
+    const writing = new Chat(server.api, 'writer', 'use-chat-4');
+    const waiting = new Chat(server.api, 'late', 'use-chat-5');
+
+    await writing.sendMessage({ text: 'When do we ship?' });
+    await waiting.sendMessage({ text: 'Please wait' });
+
+    expect(writing.status).toBe('error');
+    expect(writing.error?.message).toBe(DROPPED);
+    expect(writing.lastMessage).toMatchObject({ role: 'assistant', metadata: { status: 'failed' } });
+    expect(writing.lastMessage!.parts.flatMap((part) => (part.type === 'text' || part.type === 'reasoning' ? [[part.type, part.state]] : []))).toEqual([
+      ['reasoning', 'done'],
+      ['text', 'done'],
+    ]);
+    expect(waiting.error?.message).toContain('deadline');
+    expect(waiting.lastMessage!.parts.find((part) => part.type === 'dynamic-tool')).toMatchObject({ toolName: 'gate', state: 'output-error' });
   });
 
   it('shows the delegation tree as the turn streams, and resumes a running turn in a chat opened again', async () => {
@@ -279,7 +325,6 @@ describe('AG-UI', () => {
     expect(asked.result).toMatchObject({ status: 'input-required', output: QUESTION });
     expect(answered.result).toMatchObject({ status: 'completed', output: 'Lisbon booked.' });
   });
-
   /** Runs the agent, calling `during` once the run is under way; what the client's subscriber heard. */
   async function runWatched(agent: HttpAgent, during: () => Promise<unknown> = async () => undefined) {
     const heard = { outcomes: [] as string[], errors: [] as string[], pending: [] as string[][], subagentErrors: [] as SubagentErrorEvent[], steps: 0 };

@@ -122,7 +122,21 @@ describe('AI SDK UI message chunks', () => {
     expect(chunks.at(-1)).toMatchObject({ finishReason: 'other', messageMetadata: { status: 'cancelled', turnId: 't1' } });
   });
 
-  it('ends the tool calls and delegations a cancelled turn cut short as output errors, and leaves a delegation waiting for the user as it is', () => {
+  it("ends a failed turn's text and unanswered calls, then finishes, and only then sends its error (where useChat stops reading)", () => {
+    const map = createUiMessageMapper();
+
+    const chunks = [
+      SPEAKS[0]!,
+      event({ type: 'text-delta', delta: 'Half an' }),
+      event({ type: 'error', message: 'the model is down', code: 'model_error' }),
+      event({ type: 'turn-end', status: 'failed', output: '', error: 'the model is down' }),
+    ].flatMap(map);
+
+    expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'start-step', 'text-start', 'text-delta', 'text-end', 'finish-step', 'finish', 'error']);
+    expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'the model is down' });
+  });
+
+  it('ends the tool calls and delegations a cancelled turn cut short as output errors, and a delegation waiting for the user as answered with the question', () => {
     const cancelled = [
       SPEAKS[0]!,
       DELEGATES[0]!,
@@ -134,6 +148,7 @@ describe('AI SDK UI message chunks', () => {
     expect(cancelled.filter((chunk) => chunk.type === 'tool-output-error').map((chunk) => chunk.toolCallId).sort()).toEqual(['c1', 'k1']);
     expect(cancelled).toContainEqual(expect.objectContaining({ type: 'tool-output-error', toolCallId: 'k1', errorText: 'the turn ended cancelled before this call answered' }));
     expect(waiting.filter((chunk) => chunk.type === 'tool-output-error')).toEqual([]);
+    expect(waiting).toContainEqual({ type: 'tool-output-available', toolCallId: 'c1', output: 'Which city?', dynamic: true });
     expect(waiting).toContainEqual(expect.objectContaining({ type: 'data-delegation', data: expect.objectContaining({ callId: 'c1', status: 'input-required' }) }));
   });
 });
