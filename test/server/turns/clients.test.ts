@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbstractChat, DefaultChatTransport, readUIMessageStream, type ChatState, type UIMessage, type UIMessageChunk } from 'ai';
 import { HttpAgent, type AgentSubscriber, type Message, type SubagentErrorEvent, type SubagentStartedEvent } from '@ag-ui/client';
-import type { DelegationPart, ToolCaller, TurnMetadata } from '../../../src/server/turns/formats/uiMessageStream.js';
+import type { TurnEvent, TurnEventBody } from '../../../src/core/events.js';
+import { agUiFormat } from '../../../src/server/turns/formats/agUi.js';
+import type { StreamFormat } from '../../../src/server/turns/formats/streamFormat.js';
+import { uiMessageStreamFormat, type DelegationPart, type ToolCaller, type TurnMetadata } from '../../../src/server/turns/formats/uiMessageStream.js';
 import { auth, startTurnServer, type TurnServer } from './harness.js';
 import { brokenWriter, calculatingCouncil, council, DROPPED, lateWaiter, planningTeam, QUESTION, RESEARCHER_THINKS, shakyTeam, triageDesk, waiter, waitingTeam } from './fixtures.js';
 
@@ -17,8 +20,8 @@ afterEach(async () => {
 
 type ChatMessage = UIMessage<TurnMetadata>;
 
-function transport(api: string, syndicate: string): DefaultChatTransport<ChatMessage> {
-  return new DefaultChatTransport<ChatMessage>({ api: `${api}/syndicates/${syndicate}/chat`, headers: auth() });
+function transport(api: string, syndicate: string, fetch?: typeof globalThis.fetch): DefaultChatTransport<ChatMessage> {
+  return new DefaultChatTransport<ChatMessage>({ api: `${api}/syndicates/${syndicate}/chat`, headers: auth(), ...(fetch === undefined ? {} : { fetch }) });
 }
 
 async function lastMessage(stream: ReadableStream<UIMessageChunk>): Promise<ChatMessage> {
@@ -148,7 +151,7 @@ describe('AI SDK UI message stream', () => {
 
 /** ai's chat, its state a plain list (what @ai-sdk/react's Chat keeps in React state for useChat). */
 class Chat extends AbstractChat<ChatMessage> {
-  constructor(api: string, syndicate: string, id: string) {
+  constructor(api: string, syndicate: string, id: string, fetch?: typeof globalThis.fetch) {
     const state: ChatState<ChatMessage> = {
       status: 'ready',
       error: undefined,
@@ -158,7 +161,7 @@ class Chat extends AbstractChat<ChatMessage> {
       replaceMessage: (index, message) => void (state.messages = state.messages.map((each, at) => (at === index ? message : each))),
       snapshot: (thing) => structuredClone(thing),
     };
-    super({ id, transport: transport(api, syndicate), state });
+    super({ id, transport: transport(api, syndicate, fetch), state });
   }
 }
 
@@ -404,5 +407,53 @@ describe('AG-UI', () => {
     expect(run.pending).toEqual([[]]);
     const delegation = run.newMessages.flatMap(toolCallsOf).find((call) => call.function.name === 'Planner')!;
     expect(resultsOf(run.newMessages).get(delegation.id)).toBe(QUESTION);
+  });
+});
+
+describe('a turn whose events stop without its turn-end (its run broke outside the turn loop)', () => {
+  const at = (body: TurnEventBody, delegationId?: string): TurnEvent => ({ turnId: 't1', agent: delegationId ? 'Researcher' : 'Lead', depth: delegationId ? 1 : 0, at: 0, delegationId, ...body }) as TurnEvent;
+  /** The Lead delegates; its Researcher thinks, then calls a tool; nothing more comes. */
+  const BROKEN = [
+    at({ type: 'turn-start', syndicate: 'Team', input: 'Find it' }),
+    at({ type: 'delegation-start', to: 'Researcher', request: 'Find it', callId: 'c1' }),
+    at({ type: 'thinking-delta', delta: 'Let me look' }, 'c1'),
+    at({ type: 'tool-call', tool: 'search', callId: 'k1', input: { q: 'it' } }, 'c1'),
+  ];
+  /** A fetch answering with the format's stream of those events, as the route writes it when the turn's stream stops. */
+  const answering = (format: () => StreamFormat) => async (): Promise<Response> => {
+    const stream = format();
+    const body = BROKEN.map((event) => stream.encode({ event, seq: undefined })).join('') + stream.close();
+    return new Response(body, { headers: { 'content-type': 'text/event-stream', ...stream.headers } });
+  };
+
+  it('ends the AG-UI run with RUN_ERROR, after closing the thinking, the call and the subagent it left open', async () => {
+    const agent = new HttpAgent({ url: 'http://127.0.0.1:9/ag-ui', threadId: 'thread-broken', fetch: answering(() => agUiFormat({ threadId: 'thread-broken', runId: 'run-1' })) });
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Find it' });
+    const errors: string[] = [];
+    const subagentErrors: string[] = [];
+
+    const { newMessages } = await agent.runAgent({ runId: 'run-1' }, { onRunErrorEvent: ({ event }) => void errors.push(event.message), onSubagentErrorEvent: ({ event }) => void subagentErrors.push(event.subagentRunId) });
+
+    expect(errors).toEqual([expect.stringContaining('stopped before its end')]);
+    expect(subagentErrors).toEqual(['c1']);
+    expect([...resultsOf(newMessages)].sort()).toEqual([
+      ['c1', 'the turn ended failed before this call answered'],
+      ['k1', 'the turn ended failed before this call answered'],
+    ]);
+  });
+
+  it("ends the AI SDK message failed, its thinking and tool parts ended, so the chat shows the turn's error", async () => {
+    const chat = new Chat('http://127.0.0.1:9', 'team', 'chat-broken', answering(uiMessageStreamFormat));
+
+    await chat.sendMessage({ text: 'Find it' });
+
+    expect(chat.status).toBe('error');
+    expect(chat.error?.message).toContain('stopped before its end');
+    expect(chat.lastMessage).toMatchObject({ role: 'assistant', metadata: { status: 'failed' } });
+    expect(chat.lastMessage!.parts.flatMap((part) => (part.type === 'dynamic-tool' ? [`${part.toolName} ${part.state}`] : part.type === 'reasoning' ? [`reasoning ${part.state}`] : []))).toEqual([
+      'Researcher output-error',
+      'reasoning done',
+      'search output-error',
+    ]);
   });
 });

@@ -2,7 +2,7 @@ import { EventType, type BaseEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { TurnEvent, TurnEventOf } from '../../../core/events.js';
 import type { StreamedEvent } from '../liveTurn.js';
-import type { StreamFormat } from './streamFormat.js';
+import { brokenTurnEnd, type StreamFormat } from './streamFormat.js';
 import { createRunParts, type PartChange } from './runParts.js';
 
 // AG-UI events, what @ag-ui/client's HttpAgent and CopilotKit read. A turn is a run. Each
@@ -54,12 +54,19 @@ function partEvent(change: PartChange): BaseEvent[] {
   return [{ type: EventType.REASONING_MESSAGE_END, messageId, ...by } as BaseEvent, { type: EventType.REASONING_END, messageId, ...by } as BaseEvent];
 }
 
+export interface AgUiMapper {
+  (event: TurnEvent): BaseEvent[];
+  /** The turn's stream is over: when it ended without its turn-end (the run broke outside the turn loop), ends the run failed. */
+  end(): BaseEvent[];
+}
+
 /** Maps a turn's events, in order, to AG-UI events; one mapper per stream. */
-export function createAgUiMapper(run: AgUiRun): (event: TurnEvent) => BaseEvent[] {
+export function createAgUiMapper(run: AgUiRun): AgUiMapper {
   const parts = createRunParts(`${run.runId}:`);
   const running = new Map<string, Delegation>();
   /** Tool calls (not delegations) still waiting for their result, and the run that made each. */
   const openCalls = new Map<string, string | undefined>();
+  let turnId = '';
   let finished = false;
 
   const toolCall = (out: BaseEvent[], caller: string | undefined, toolCallId: string, name: string, input: unknown): void => {
@@ -101,6 +108,7 @@ export function createAgUiMapper(run: AgUiRun): (event: TurnEvent) => BaseEvent[
     out.push(...parts.changes(event).flatMap(partEvent));
     switch (event.type) {
       case 'turn-start':
+        turnId = event.turnId;
         out.push({ type: EventType.RUN_STARTED, threadId: run.threadId, runId: run.runId } as BaseEvent);
         break;
       case 'tool-call':
@@ -158,7 +166,8 @@ export function createAgUiMapper(run: AgUiRun): (event: TurnEvent) => BaseEvent[
     }
     return out;
   };
-  return map;
+  const end = (): BaseEvent[] => map(brokenTurnEnd(turnId));
+  return Object.assign(map, { end });
 }
 
 export function agUiFormat(run: AgUiRun): StreamFormat {
@@ -167,6 +176,6 @@ export function agUiFormat(run: AgUiRun): StreamFormat {
   return {
     headers: {},
     encode: ({ event }: StreamedEvent) => map(event).map((agUiEvent) => encoder.encodeSSE(agUiEvent)).join(''),
-    close: () => '',
+    close: () => map.end().map((agUiEvent) => encoder.encodeSSE(agUiEvent)).join(''),
   };
 }

@@ -1,7 +1,7 @@
 import { UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from 'ai';
 import type { DelegateKind, TurnEvent, TurnStatus } from '../../../core/events.js';
 import type { StreamedEvent } from '../liveTurn.js';
-import type { StreamFormat } from './streamFormat.js';
+import { brokenTurnEnd, type StreamFormat } from './streamFormat.js';
 import { createRunParts, type PartChange } from './runParts.js';
 
 // The AI SDK UI message stream (v1), what useChat and DefaultChatTransport read. The answer is the
@@ -73,9 +73,16 @@ function callerOf(event: TurnEvent & { parentCallId?: string }): ToolCaller {
   return { agent: event.agent, delegation: event.delegationId ?? null, depth: event.depth, ...(event.parentCallId === undefined ? {} : { parentCallId: event.parentCallId }) };
 }
 
+export interface UiMessageMapper {
+  (event: TurnEvent): Chunk[];
+  /** The turn's stream is over: when it ended without its turn-end (the run broke outside the turn loop), ends the message failed. */
+  end(): Chunk[];
+}
+
 /** Maps a turn's events, in order, to UI message chunks; one mapper per stream. */
-export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
+export function createUiMessageMapper(): UiMessageMapper {
   const parts = createRunParts('');
+  let turnId = '';
   let finished = false;
   let stepOpen = false;
   let callEnded = false;
@@ -124,6 +131,7 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
     partChunks(out, event, parts.changes(event));
     switch (event.type) {
       case 'turn-start':
+        turnId = event.turnId;
         out.push({ type: 'start', messageId: event.turnId });
         break;
       case 'usage':
@@ -194,7 +202,8 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
     }
     return out;
   };
-  return map;
+  const end = (): Chunk[] => map(brokenTurnEnd(turnId));
+  return Object.assign(map, { end });
 }
 
 /** The chunks as SSE `data:` lines, ended by `[DONE]`, as the AI SDK's JsonToSseTransformStream writes them. */
@@ -203,6 +212,6 @@ export function uiMessageStreamFormat(): StreamFormat {
   return {
     headers: { 'x-vercel-ai-ui-message-stream': UI_MESSAGE_STREAM_HEADERS['x-vercel-ai-ui-message-stream'] },
     encode: ({ event }: StreamedEvent) => map(event).map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join(''),
-    close: () => 'data: [DONE]\n\n',
+    close: () => `${map.end().map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`,
   };
 }
