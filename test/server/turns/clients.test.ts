@@ -1,9 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbstractChat, DefaultChatTransport, readUIMessageStream, type ChatState, type UIMessage, type UIMessageChunk } from 'ai';
-import { HttpAgent, type AgentSubscriber, type Message, type SubagentStartedEvent } from '@ag-ui/client';
-import type { DelegationPart, ToolCaller, TurnMetadata } from '../../../src/server/turns/formats/uiMessageStream.js';
+import { HttpAgent, type AgentSubscriber, type Message, type SubagentErrorEvent, type SubagentStartedEvent } from '@ag-ui/client';
+import type { TurnEvent, TurnEventBody } from '../../../src/core/events.js';
+import { agUiFormat } from '../../../src/server/turns/formats/agUi.js';
+import type { StreamFormat } from '../../../src/server/turns/formats/streamFormat.js';
+import { uiMessageStreamFormat, type DelegationPart, type ToolCaller, type TurnMetadata } from '../../../src/server/turns/formats/uiMessageStream.js';
 import { auth, startTurnServer, type TurnServer } from './harness.js';
-import { calculatingCouncil, council, planningTeam, QUESTION, RESEARCHER_THINKS, triageDesk, waiter } from './fixtures.js';
+import { brokenWriter, calculatingCouncil, council, DROPPED, lateWaiter, planningTeam, QUESTION, RESEARCHER_THINKS, shakyTeam, triageDesk, waiter, waitingTeam } from './fixtures.js';
 
 // The AI SDK and AG-UI endpoints, driven by their official clients: ai's DefaultChatTransport and
 // readUIMessageStream, ai's AbstractChat (the chat useChat wraps in React state), and
@@ -17,8 +20,8 @@ afterEach(async () => {
 
 type ChatMessage = UIMessage<TurnMetadata>;
 
-function transport(api: string, syndicate: string): DefaultChatTransport<ChatMessage> {
-  return new DefaultChatTransport<ChatMessage>({ api: `${api}/syndicates/${syndicate}/chat`, headers: auth() });
+function transport(api: string, syndicate: string, fetch?: typeof globalThis.fetch): DefaultChatTransport<ChatMessage> {
+  return new DefaultChatTransport<ChatMessage>({ api: `${api}/syndicates/${syndicate}/chat`, headers: auth(), ...(fetch === undefined ? {} : { fetch }) });
 }
 
 async function lastMessage(stream: ReadableStream<UIMessageChunk>): Promise<ChatMessage> {
@@ -117,11 +120,38 @@ describe('AI SDK UI message stream', () => {
     expect(textOf(asked)).toContain(QUESTION);
     expect(textOf(answered)).toBe('Lisbon booked.');
   });
+
+  it('ends every tool part of a turn whose subagent asked the user in a final state, the delegation answered with the question', async () => {
+    server = await startTurnServer([planningTeam()]);
+
+    const message = await lastMessage(await send(transport(server.api, 'team'), 'chat-7', 'Plan the offsite'));
+
+    const tools = message.parts.filter((part) => part.type === 'dynamic-tool');
+    expect(tools.map((part) => [part.toolName, part.state])).toEqual([
+      ['Planner', 'output-available'],
+      ['ask_user', 'output-available'],
+    ]);
+    expect(tools[0]!.state === 'output-available' && tools[0]!.output).toBe(QUESTION);
+  });
+
+  it("ends a subagent's thinking when its model fails mid-thought, so the reader keeps reading the root's later steps", async () => {
+    server = await startTurnServer([shakyTeam()]);
+    const errors: unknown[] = [];
+
+    let message: ChatMessage | undefined;
+    const stream = await send(transport(server.api, 'shaky'), 'chat-8', 'How many designers are out of work?');
+    for await (const each of readUIMessageStream<ChatMessage>({ stream, onError: (error) => void errors.push(error) })) message = each;
+
+    expect(errors).toEqual([]);
+    expect(message!.metadata).toMatchObject({ status: 'completed' });
+    expect(message!.parts.filter((part) => part.type === 'reasoning').map((part) => part.state)).toEqual(['done']);
+    expect(textOf(message!)).toBe('About 42 designers.');
+  });
 });
 
 /** ai's chat, its state a plain list (what @ai-sdk/react's Chat keeps in React state for useChat). */
 class Chat extends AbstractChat<ChatMessage> {
-  constructor(api: string, syndicate: string, id: string) {
+  constructor(api: string, syndicate: string, id: string, fetch?: typeof globalThis.fetch) {
     const state: ChatState<ChatMessage> = {
       status: 'ready',
       error: undefined,
@@ -131,7 +161,7 @@ class Chat extends AbstractChat<ChatMessage> {
       replaceMessage: (index, message) => void (state.messages = state.messages.map((each, at) => (at === index ? message : each))),
       snapshot: (thing) => structuredClone(thing),
     };
-    super({ id, transport: transport(api, syndicate), state });
+    super({ id, transport: transport(api, syndicate, fetch), state });
   }
 }
 
@@ -154,6 +184,25 @@ describe("the AI SDK's chat (what useChat runs)", () => {
     ]);
     expect(textOf(chat.messages[1]!)).toBe(QUESTION);
     expect(textOf(chat.lastMessage!)).toBe('Lisbon booked.');
+  });
+
+  it("ends a failed turn's half-streamed answer, thinking and cut-short calls before its error, which the chat (stopping there) still shows ended, with the turn's status", async () => {
+    server = await startTurnServer([brokenWriter(), lateWaiter(1_000).syndicate]);
+    const writing = new Chat(server.api, 'writer', 'use-chat-4');
+    const waiting = new Chat(server.api, 'late', 'use-chat-5');
+
+    await writing.sendMessage({ text: 'When do we ship?' });
+    await waiting.sendMessage({ text: 'Please wait' });
+
+    expect(writing.status).toBe('error');
+    expect(writing.error?.message).toBe(DROPPED);
+    expect(writing.lastMessage).toMatchObject({ role: 'assistant', metadata: { status: 'failed' } });
+    expect(writing.lastMessage!.parts.flatMap((part) => (part.type === 'text' || part.type === 'reasoning' ? [[part.type, part.state]] : []))).toEqual([
+      ['reasoning', 'done'],
+      ['text', 'done'],
+    ]);
+    expect(waiting.error?.message).toContain('deadline');
+    expect(waiting.lastMessage!.parts.find((part) => part.type === 'dynamic-tool')).toMatchObject({ toolName: 'gate', state: 'output-error' });
   });
 
   it('shows the delegation tree as the turn streams, and resumes a running turn in a chat opened again', async () => {
@@ -182,6 +231,15 @@ describe("the AI SDK's chat (what useChat runs)", () => {
 });
 
 const toolCallsOf = (message: Message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : []);
+
+/** The result the run gave each of its tool calls (undefined: none), by the call's id. */
+function resultsOf(messages: readonly Message[]): Map<string, string | undefined> {
+  const results = new Map(messages.flatMap(toolCallsOf).map((call) => [call.id, undefined as string | undefined]));
+  for (const message of messages) if (message.role === 'tool') results.set(message.toolCallId, String(message.content));
+  return results;
+}
+
+const cancel = (api: string, sessionId: string): Promise<Response> => fetch(`${api}/sessions/${sessionId}/cancel`, { method: 'POST', headers: auth() });
 
 describe('AG-UI', () => {
   function agentFor(api: string, syndicate: string, threadId: string): HttpAgent {
@@ -269,5 +327,133 @@ describe('AG-UI', () => {
 
     expect(asked.result).toMatchObject({ status: 'input-required', output: QUESTION });
     expect(answered.result).toMatchObject({ status: 'completed', output: 'Lisbon booked.' });
+  });
+  /** Runs the agent, calling `during` once the run is under way; what the client's subscriber heard. */
+  async function runWatched(agent: HttpAgent, during: () => Promise<unknown> = async () => undefined) {
+    const heard = { outcomes: [] as string[], errors: [] as string[], pending: [] as string[][], subagentErrors: [] as SubagentErrorEvent[], steps: 0 };
+    const subscriber: AgentSubscriber = {
+      onRunFinishedEvent: (params) => {
+        heard.outcomes.push(params.outcome);
+        if (params.outcome === 'success') heard.pending.push(params.pendingToolCallIds);
+      },
+      onRunErrorEvent: ({ event }) => void heard.errors.push(event.message),
+      onSubagentErrorEvent: ({ event }) => void heard.subagentErrors.push(event),
+      onStepStartedEvent: () => void (heard.steps += 1),
+      onStepFinishedEvent: () => void (heard.steps -= 1),
+    };
+    const running = agent.runAgent({ runId: 'run-1' }, subscriber);
+    await during();
+    const { newMessages } = await running;
+    return { ...heard, newMessages };
+  }
+
+  it('ends a tool call that a cancelled turn cut short, so the AG-UI client accepts the run: the call answered as cancelled, then RUN_FINISHED with the cancelled outcome', async () => {
+    const { syndicate, gate } = waiter();
+    server = await startTurnServer([syndicate]);
+    const agent = agentFor(server.api, 'waiter', 'thread-6');
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Please wait' });
+
+    const run = await runWatched(agent, async () => {
+      await gate.reached;
+      await cancel(server!.api, 'thread-6');
+    });
+
+    expect(run.outcomes).toEqual(['cancelled']);
+    expect(run.errors).toEqual([]);
+    expect([...resultsOf(run.newMessages)]).toEqual([[expect.any(String), 'the turn ended cancelled before this call answered']]);
+  });
+
+  it("ends a subagent that a cancel cut short mid-tool-call in error, with its step, its call and the delegation's call answered, before RUN_FINISHED", async () => {
+    const { syndicate, gate } = waitingTeam();
+    server = await startTurnServer([syndicate]);
+    const agent = agentFor(server.api, 'team', 'thread-7');
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Find the data' });
+
+    const run = await runWatched(agent, async () => {
+      await gate.reached;
+      await cancel(server!.api, 'thread-7');
+    });
+
+    expect(run.outcomes).toEqual(['cancelled']);
+    expect(run.subagentErrors).toEqual([expect.objectContaining({ code: 'cancelled' })]);
+    expect(run.steps).toBe(0);
+    const results = resultsOf(run.newMessages);
+    expect(results.size).toBe(2);
+    for (const result of results.values()) expect(result).toBe('the turn ended cancelled before this call answered');
+    expect(run.newMessages.find((message) => message.role === 'reasoning')?.content).toBe('Let me wait for the data.');
+  });
+
+  it('answers the tool call a failed turn cut short before RUN_ERROR, so the thread holds no call without its result', async () => {
+    // Long enough for the gate to be called: the turn then waits there until its deadline fails it.
+    const { syndicate } = lateWaiter(1_000);
+    server = await startTurnServer([syndicate]);
+    const agent = agentFor(server.api, 'late', 'thread-8');
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Please wait' });
+
+    const run = await runWatched(agent);
+
+    expect(run.errors).toEqual([expect.stringContaining('deadline')]);
+    expect([...resultsOf(run.newMessages)]).toEqual([[expect.any(String), 'the turn ended failed before this call answered']]);
+  });
+
+  it('finishes a run whose subagent asked the user with no tool call left pending for the application: the delegation is answered with the question', async () => {
+    server = await startTurnServer([planningTeam()]);
+    const agent = agentFor(server.api, 'team', 'thread-10');
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Plan the offsite' });
+
+    const run = await runWatched(agent);
+
+    expect(run.outcomes).toEqual(['success']);
+    expect(run.pending).toEqual([[]]);
+    const delegation = run.newMessages.flatMap(toolCallsOf).find((call) => call.function.name === 'Planner')!;
+    expect(resultsOf(run.newMessages).get(delegation.id)).toBe(QUESTION);
+  });
+});
+
+describe('a turn whose events stop without its turn-end (its run broke outside the turn loop)', () => {
+  const at = (body: TurnEventBody, delegationId?: string): TurnEvent => ({ turnId: 't1', agent: delegationId ? 'Researcher' : 'Lead', depth: delegationId ? 1 : 0, at: 0, delegationId, ...body }) as TurnEvent;
+  /** The Lead delegates; its Researcher thinks, then calls a tool; nothing more comes. */
+  const BROKEN = [
+    at({ type: 'turn-start', syndicate: 'Team', input: 'Find it' }),
+    at({ type: 'delegation-start', to: 'Researcher', request: 'Find it', callId: 'c1' }),
+    at({ type: 'thinking-delta', delta: 'Let me look' }, 'c1'),
+    at({ type: 'tool-call', tool: 'search', callId: 'k1', input: { q: 'it' } }, 'c1'),
+  ];
+  /** A fetch answering with the format's stream of those events, as the route writes it when the turn's stream stops. */
+  const answering = (format: () => StreamFormat) => async (): Promise<Response> => {
+    const stream = format();
+    const body = BROKEN.map((event) => stream.encode({ event, seq: undefined })).join('') + stream.close();
+    return new Response(body, { headers: { 'content-type': 'text/event-stream', ...stream.headers } });
+  };
+
+  it('ends the AG-UI run with RUN_ERROR, after closing the thinking, the call and the subagent it left open', async () => {
+    const agent = new HttpAgent({ url: 'http://127.0.0.1:9/ag-ui', threadId: 'thread-broken', fetch: answering(() => agUiFormat({ threadId: 'thread-broken', runId: 'run-1' })) });
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Find it' });
+    const errors: string[] = [];
+    const subagentErrors: string[] = [];
+
+    const { newMessages } = await agent.runAgent({ runId: 'run-1' }, { onRunErrorEvent: ({ event }) => void errors.push(event.message), onSubagentErrorEvent: ({ event }) => void subagentErrors.push(event.subagentRunId) });
+
+    expect(errors).toEqual([expect.stringContaining('stopped before its end')]);
+    expect(subagentErrors).toEqual(['c1']);
+    expect([...resultsOf(newMessages)].sort()).toEqual([
+      ['c1', 'the turn ended failed before this call answered'],
+      ['k1', 'the turn ended failed before this call answered'],
+    ]);
+  });
+
+  it("ends the AI SDK message failed, its thinking and tool parts ended, so the chat shows the turn's error", async () => {
+    const chat = new Chat('http://127.0.0.1:9', 'team', 'chat-broken', answering(uiMessageStreamFormat));
+
+    await chat.sendMessage({ text: 'Find it' });
+
+    expect(chat.status).toBe('error');
+    expect(chat.error?.message).toContain('stopped before its end');
+    expect(chat.lastMessage).toMatchObject({ role: 'assistant', metadata: { status: 'failed' } });
+    expect(chat.lastMessage!.parts.flatMap((part) => (part.type === 'dynamic-tool' ? [`${part.toolName} ${part.state}`] : part.type === 'reasoning' ? [`reasoning ${part.state}`] : []))).toEqual([
+      'Researcher output-error',
+      'reasoning done',
+      'search output-error',
+    ]);
   });
 });

@@ -122,7 +122,21 @@ describe('AI SDK UI message chunks', () => {
     expect(chunks.at(-1)).toMatchObject({ finishReason: 'other', messageMetadata: { status: 'cancelled', turnId: 't1' } });
   });
 
-  it('ends the tool calls and delegations a cancelled turn cut short as output errors, and leaves a delegation waiting for the user as it is', () => {
+  it("ends a failed turn's text and unanswered calls, then finishes, and only then sends its error (where useChat stops reading)", () => {
+    const map = createUiMessageMapper();
+
+    const chunks = [
+      SPEAKS[0]!,
+      event({ type: 'text-delta', delta: 'Half an' }),
+      event({ type: 'error', message: 'the model is down', code: 'model_error' }),
+      event({ type: 'turn-end', status: 'failed', output: '', error: 'the model is down' }),
+    ].flatMap(map);
+
+    expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'start-step', 'text-start', 'text-delta', 'text-end', 'finish-step', 'finish', 'error']);
+    expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'the model is down' });
+  });
+
+  it('ends the tool calls and delegations a cancelled turn cut short as output errors, and a delegation waiting for the user as answered with the question', () => {
     const cancelled = [
       SPEAKS[0]!,
       DELEGATES[0]!,
@@ -134,6 +148,7 @@ describe('AI SDK UI message chunks', () => {
     expect(cancelled.filter((chunk) => chunk.type === 'tool-output-error').map((chunk) => chunk.toolCallId).sort()).toEqual(['c1', 'k1']);
     expect(cancelled).toContainEqual(expect.objectContaining({ type: 'tool-output-error', toolCallId: 'k1', errorText: 'the turn ended cancelled before this call answered' }));
     expect(waiting.filter((chunk) => chunk.type === 'tool-output-error')).toEqual([]);
+    expect(waiting).toContainEqual({ type: 'tool-output-available', toolCallId: 'c1', output: 'Which city?', dynamic: true });
     expect(waiting).toContainEqual(expect.objectContaining({ type: 'data-delegation', data: expect.objectContaining({ callId: 'c1', status: 'input-required' }) }));
   });
 });
@@ -217,22 +232,24 @@ describe('AG-UI events', () => {
     ]);
   });
 
-  it('suspends the delegations a turn ends in when a subagent asked the user, before RUN_FINISHED', () => {
+  it('suspends the delegations a turn ends in when a subagent asked the user, their calls answered with the question, before RUN_FINISHED', () => {
     const map = createAgUiMapper(run);
 
     const events = [SPEAKS[0]!, ...DELEGATES.slice(0, 2), event({ type: 'turn-end', status: 'input-required', output: 'Which city?' })].flatMap(map);
 
     for (const each of events) expect(EventSchemas.safeParse(each).success, JSON.stringify(each)).toBe(true);
-    expect(events.slice(-5)).toEqual([
+    expect(events.slice(-7)).toEqual([
       { type: 'SUBAGENT_FINISHED', subagentRunId: 'c2', outcome: { type: 'suspended' } },
+      { type: 'TOOL_CALL_RESULT', messageId: 'c2-result', toolCallId: 'c2', role: 'tool', content: 'Which city?', subagentRunId: 'c1' },
       { type: 'STEP_FINISHED', stepName: 'Researcher c2', subagentRunId: 'c1' },
       { type: 'SUBAGENT_FINISHED', subagentRunId: 'c1', outcome: { type: 'suspended' } },
+      { type: 'TOOL_CALL_RESULT', messageId: 'c1-result', toolCallId: 'c1', role: 'tool', content: 'Which city?' },
       { type: 'STEP_FINISHED', stepName: 'Advocate c1' },
       { type: 'RUN_FINISHED', threadId: 'th', runId: 'r1', result: { status: 'input-required', output: 'Which city?' } },
     ]);
   });
 
-  it('ends a failed or cancelled turn with RUN_ERROR, and the route is a CUSTOM event', () => {
+  it('ends a failed turn with RUN_ERROR, and the route is a CUSTOM event', () => {
     const map = createAgUiMapper(run);
 
     const events = [SPEAKS[0]!, event({ type: 'route', route: 'Billing', reason: 'refund', source: 'override' }), event({ type: 'turn-end', status: 'failed', output: '', error: 'the model is down' })].flatMap(map);
@@ -241,6 +258,33 @@ describe('AG-UI events', () => {
       { type: 'CUSTOM', name: 'syndicate.route', value: { route: 'Billing', reason: 'refund', source: 'override' } },
       { type: 'RUN_ERROR', message: 'the model is down', code: 'failed' },
     ]);
+  });
+
+  it('closes, innermost first, what a cancelled turn cut short, then RUN_FINISHED with the cancelled outcome and no result; a replay of the stored events ends the same', () => {
+    const cut = [
+      SPEAKS[0]!,
+      ...DELEGATES.slice(0, 2),
+      event({ type: 'thinking-delta', delta: 'hmm' }, RESEARCHER),
+      event({ type: 'tool-call', tool: 'wait', callId: 'k1', input: {} }, RESEARCHER),
+      event({ type: 'error', message: 'the turn was cancelled', code: 'cancelled' }),
+      event({ type: 'turn-end', status: 'cancelled', output: '', error: 'the turn was cancelled' }),
+    ];
+    const unanswered = 'the turn ended cancelled before this call answered';
+
+    const events = cut.flatMap(createAgUiMapper(run));
+
+    for (const each of events) expect(EventSchemas.safeParse(each).success, JSON.stringify(each)).toBe(true);
+    expect(events.slice(-8)).toEqual([
+      { type: 'TOOL_CALL_RESULT', messageId: 'k1-result', toolCallId: 'k1', role: 'tool', content: unanswered, subagentRunId: 'c2' },
+      { type: 'SUBAGENT_ERROR', subagentRunId: 'c2', message: unanswered, code: 'cancelled' },
+      { type: 'TOOL_CALL_RESULT', messageId: 'c2-result', toolCallId: 'c2', role: 'tool', content: unanswered, subagentRunId: 'c1' },
+      { type: 'STEP_FINISHED', stepName: 'Researcher c2', subagentRunId: 'c1' },
+      { type: 'SUBAGENT_ERROR', subagentRunId: 'c1', message: unanswered, code: 'cancelled' },
+      { type: 'TOOL_CALL_RESULT', messageId: 'c1-result', toolCallId: 'c1', role: 'tool', content: unanswered },
+      { type: 'STEP_FINISHED', stepName: 'Advocate c1' },
+      { type: 'RUN_FINISHED', threadId: 'th', runId: 'r1', outcome: { type: 'cancelled' } },
+    ]);
+    expect(stored(cut).flatMap(createAgUiMapper(run)).slice(-8)).toEqual(events.slice(-8));
   });
 });
 

@@ -1,8 +1,8 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
-import type { TurnEvent } from '../../../core/events.js';
+import type { TurnEvent, TurnEventOf } from '../../../core/events.js';
 import type { StreamedEvent } from '../liveTurn.js';
-import type { StreamFormat } from './streamFormat.js';
+import { brokenTurnEnd, type StreamFormat } from './streamFormat.js';
 import { createRunParts, type PartChange } from './runParts.js';
 
 // AG-UI events, what @ag-ui/client's HttpAgent and CopilotKit read. A turn is a run. Each
@@ -14,6 +14,14 @@ import { createRunParts, type PartChange } from './runParts.js';
 // subagentRunId of the delegation that ran the agent (none for the root run); a tool call's
 // parentMessageId is the message of the model call that made it. The route is a CUSTOM
 // `syndicate.route` event.
+//
+// However the turn ends, everything it opened is closed first, as the spec requires before
+// RUN_FINISHED (and @ag-ui/client's verifier enforces): its text and reasoning end, a call it cut
+// short is answered with a TOOL_CALL_RESULT saying so (unanswered, a client takes it for a
+// frontend tool call it must answer), and a delegation still running ends suspended (a subagent
+// asked the user) or in error, with its step. Then a completed or input-required turn is
+// RUN_FINISHED, a cancelled one RUN_FINISHED with the cancelled outcome (the spec's word for a
+// run stopped on purpose, not a failure), and a failed one RUN_ERROR.
 
 export interface AgUiRun {
   threadId: string;
@@ -46,10 +54,19 @@ function partEvent(change: PartChange): BaseEvent[] {
   return [{ type: EventType.REASONING_MESSAGE_END, messageId, ...by } as BaseEvent, { type: EventType.REASONING_END, messageId, ...by } as BaseEvent];
 }
 
+export interface AgUiMapper {
+  (event: TurnEvent): BaseEvent[];
+  /** The turn's stream is over: when it ended without its turn-end (the run broke outside the turn loop), ends the run failed. */
+  end(): BaseEvent[];
+}
+
 /** Maps a turn's events, in order, to AG-UI events; one mapper per stream. */
-export function createAgUiMapper(run: AgUiRun): (event: TurnEvent) => BaseEvent[] {
+export function createAgUiMapper(run: AgUiRun): AgUiMapper {
   const parts = createRunParts(`${run.runId}:`);
   const running = new Map<string, Delegation>();
+  /** Tool calls (not delegations) still waiting for their result, and the run that made each. */
+  const openCalls = new Map<string, string | undefined>();
+  let turnId = '';
   let finished = false;
 
   const toolCall = (out: BaseEvent[], caller: string | undefined, toolCallId: string, name: string, input: unknown): void => {
@@ -64,27 +81,42 @@ export function createAgUiMapper(run: AgUiRun): (event: TurnEvent) => BaseEvent[
   const toolResult = (out: BaseEvent[], caller: string | undefined, toolCallId: string, output: unknown): void => {
     out.push({ type: EventType.TOOL_CALL_RESULT, messageId: `${toolCallId}-result`, toolCallId, role: 'tool', content: toolContent(output), ...madeBy(caller) } as BaseEvent);
   };
-  // A turn that ends while delegations run (a subagent asked the user) suspends them, innermost first.
-  const suspendRunning = (out: BaseEvent[]): void => {
+  // What the turn leaves open when it ends. A delegation still running when a subagent asked the
+  // user is suspended, its call answered with the question; one a cancel or a failure cut short
+  // ends in error. Innermost first, each after the calls made in it.
+  const closeOpen = (out: BaseEvent[], end: TurnEventOf<'turn-end'>): void => {
+    const unanswered = `the turn ended ${end.status} before this call answered`;
+    const suspended = end.status === 'completed' || end.status === 'input-required';
+    for (const [callId, caller] of openCalls) toolResult(out, caller, callId, unanswered);
+    openCalls.clear();
     for (const [callId, delegation] of [...running].reverse()) {
-      out.push({ type: EventType.SUBAGENT_FINISHED, subagentRunId: callId, outcome: { type: 'suspended' } } as BaseEvent, { type: EventType.STEP_FINISHED, stepName: stepName(delegation.agent, callId), ...madeBy(delegation.parent) } as BaseEvent);
+      out.push(
+        suspended
+          ? ({ type: EventType.SUBAGENT_FINISHED, subagentRunId: callId, outcome: { type: 'suspended' } } as BaseEvent)
+          : ({ type: EventType.SUBAGENT_ERROR, subagentRunId: callId, message: unanswered, code: end.status } as BaseEvent),
+      );
+      toolResult(out, delegation.parent, callId, suspended ? end.output : unanswered);
+      out.push({ type: EventType.STEP_FINISHED, stepName: stepName(delegation.agent, callId), ...madeBy(delegation.parent) } as BaseEvent);
     }
     running.clear();
   };
 
-  return (event) => {
+  const map = (event: TurnEvent): BaseEvent[] => {
     const out: BaseEvent[] = [];
     const caller = event.delegationId;
     if (finished) return out;
     out.push(...parts.changes(event).flatMap(partEvent));
     switch (event.type) {
       case 'turn-start':
+        turnId = event.turnId;
         out.push({ type: EventType.RUN_STARTED, threadId: run.threadId, runId: run.runId } as BaseEvent);
         break;
       case 'tool-call':
         toolCall(out, caller, event.callId, event.tool, event.input);
+        openCalls.set(event.callId, caller);
         break;
       case 'tool-result':
+        openCalls.delete(event.callId);
         toolResult(out, caller, event.callId, event.output);
         break;
       case 'delegation-start': {
@@ -121,9 +153,12 @@ export function createAgUiMapper(run: AgUiRun): (event: TurnEvent) => BaseEvent[
         break;
       case 'turn-end':
         finished = true;
+        closeOpen(out, event);
         if (event.status === 'completed' || event.status === 'input-required') {
-          suspendRunning(out);
           out.push({ type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, result: { status: event.status, output: event.output } } as BaseEvent);
+        } else if (event.status === 'cancelled') {
+          // A cancelled run has no return value (the spec: result SHOULD be absent).
+          out.push({ type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome: { type: 'cancelled' } } as BaseEvent);
         } else out.push({ type: EventType.RUN_ERROR, message: event.error ?? `the turn ended ${event.status}`, code: event.status } as BaseEvent);
         break;
       default:
@@ -131,6 +166,8 @@ export function createAgUiMapper(run: AgUiRun): (event: TurnEvent) => BaseEvent[
     }
     return out;
   };
+  const end = (): BaseEvent[] => map(brokenTurnEnd(turnId));
+  return Object.assign(map, { end });
 }
 
 export function agUiFormat(run: AgUiRun): StreamFormat {
@@ -139,6 +176,6 @@ export function agUiFormat(run: AgUiRun): StreamFormat {
   return {
     headers: {},
     encode: ({ event }: StreamedEvent) => map(event).map((agUiEvent) => encoder.encodeSSE(agUiEvent)).join(''),
-    close: () => '',
+    close: () => map.end().map((agUiEvent) => encoder.encodeSSE(agUiEvent)).join(''),
   };
 }

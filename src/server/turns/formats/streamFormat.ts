@@ -1,3 +1,4 @@
+import type { TurnEventOf } from '../../../core/events.js';
 import type { StreamedEvent } from '../liveTurn.js';
 
 // A wire format for a turn's stream: the SSE text of each event, in order. One instance per stream
@@ -10,4 +11,12 @@ export interface StreamFormat {
   encode(streamed: StreamedEvent): string;
   /** What follows the turn's last event. */
   close(): string;
+}
+
+/**
+ * The end a format gives a turn whose events stopped without a turn-end (its run broke outside the
+ * turn loop), so a client still sees the run end, failed, with what it opened closed.
+ */
+export function brokenTurnEnd(turnId: string): TurnEventOf<'turn-end'> {
+  return { type: 'turn-end', status: 'failed', output: '', error: 'the turn stopped before its end: the server could not run it through', turnId, agent: '', depth: 0, at: 0 };
 }

@@ -1,7 +1,7 @@
 import { UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from 'ai';
 import type { DelegateKind, TurnEvent, TurnStatus } from '../../../core/events.js';
 import type { StreamedEvent } from '../liveTurn.js';
-import type { StreamFormat } from './streamFormat.js';
+import { brokenTurnEnd, type StreamFormat } from './streamFormat.js';
 import { createRunParts, type PartChange } from './runParts.js';
 
 // The AI SDK UI message stream (v1), what useChat and DefaultChatTransport read. The answer is the
@@ -13,8 +13,11 @@ import { createRunParts, type PartChange } from './runParts.js';
 // call and the delegation it made it in, so a subagent's calls sit under their delegation; each
 // delegation is also a `data-delegation` part, updated in place by its callId, that says where it
 // sits in the tree (parent, depth), what it went to (kind) and how it stands. The route is a `data-route` part; the turn's
-// status is the finish chunk's metadata. A call the turn ends before it answers ends as an output
-// error (a delegation that asked the user stays waiting for the answer).
+// status is the finish chunk's metadata. However the turn ends, every part ends first: its text and
+// reasoning (a delegation's, when the delegation ends), a call it ends before it answers as an
+// output error, and a delegation that asked the user as answered with the question (its
+// data-delegation part says input-required). A failed turn's error chunk comes last, after finish:
+// useChat stops reading at an error chunk, so anything after it would never reach the message.
 
 /** The data parts this stream adds to a UIMessage. */
 export interface SyndicateDataParts {
@@ -70,9 +73,17 @@ function callerOf(event: TurnEvent & { parentCallId?: string }): ToolCaller {
   return { agent: event.agent, delegation: event.delegationId ?? null, depth: event.depth, ...(event.parentCallId === undefined ? {} : { parentCallId: event.parentCallId }) };
 }
 
+export interface UiMessageMapper {
+  (event: TurnEvent): Chunk[];
+  /** The turn's stream is over: when it ended without its turn-end (the run broke outside the turn loop), ends the message failed. */
+  end(): Chunk[];
+}
+
 /** Maps a turn's events, in order, to UI message chunks; one mapper per stream. */
-export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
+export function createUiMessageMapper(): UiMessageMapper {
   const parts = createRunParts('');
+  let turnId = '';
+  let finished = false;
   let stepOpen = false;
   let callEnded = false;
   const delegations = new Map<string, DelegationPart>();
@@ -101,10 +112,8 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
   const toolOutput = (toolCallId: string, output: unknown, isError: boolean): Chunk =>
     isError ? { type: 'tool-output-error', toolCallId, errorText: typeof output === 'string' ? output : JSON.stringify(output), dynamic: true } : { type: 'tool-output-available', toolCallId, output, dynamic: true };
 
-  return (event) => {
-    const out: Chunk[] = [];
-    const main = event.delegationId === undefined;
-    for (const change of parts.changes(event)) {
+  const partChunks = (out: Chunk[], event: TurnEvent, changes: readonly PartChange[]): void => {
+    for (const change of changes) {
       if (change.part.run === undefined) {
         if (change.change === 'open') inStep(out);
         out.push(partChunk(change));
@@ -113,8 +122,16 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
         out.push(change.change === 'open' ? { type: 'reasoning-start', id: change.part.id, providerMetadata: { syndicate: callerOf(event) } } : partChunk(change));
       }
     }
+  };
+
+  const map = (event: TurnEvent): Chunk[] => {
+    const out: Chunk[] = [];
+    if (finished) return out;
+    const main = event.delegationId === undefined;
+    partChunks(out, event, parts.changes(event));
     switch (event.type) {
       case 'turn-start':
+        turnId = event.turnId;
         out.push({ type: 'start', messageId: event.turnId });
         break;
       case 'usage':
@@ -141,6 +158,9 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
       }
       case 'delegation-end': {
         const part = delegations.get(event.callId);
+        // Thinking its run was cut off in (a subagent whose model failed) ends with it, in this step:
+        // the reader forgets open parts at the step's end.
+        partChunks(out, event, parts.close(event.callId));
         out.push(toolOutput(event.callId, event.output, event.isError));
         if (part) {
           Object.assign(part, { status: event.isError ? 'failed' : 'completed', output: event.output });
@@ -151,20 +171,18 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
       case 'route':
         out.push({ type: 'data-route', id: `route-${event.turnId}`, data: { route: event.route, reason: event.reason, source: event.source } });
         break;
-      case 'error':
-        // A cancel is told by the abort chunk at the end; subagents' errors reach the root run as their delegation's result.
-        if (main && event.code !== 'cancelled') out.push({ type: 'error', errorText: event.message });
-        break;
       case 'turn-end': {
+        finished = true;
         // What was still running will never answer: useChat would show its tool part waiting for good.
         const unanswered = `the turn ended ${event.status} before this call answered`;
         for (const callId of openCalls) out.push(toolOutput(callId, unanswered, true));
         for (const part of delegations.values()) {
           if (part.status !== 'running') continue;
           part.status = event.status;
-          // A delegation that asked the user waits for the answer; one cut short by a cancel or a failure ends.
-          if (event.status === 'cancelled' || event.status === 'failed') out.push(toolOutput(part.callId, unanswered, true));
-          out.push(delegationChunk(part));
+          // One cut short by a cancel or a failure ends in error; one that asked the user answered its
+          // caller with the question (left waiting, its tool part would never reach a final state).
+          const cutShort = event.status === 'cancelled' || event.status === 'failed';
+          out.push(toolOutput(part.callId, cutShort ? unanswered : event.output, cutShort), delegationChunk(part));
         }
         // A subagent's question ends the turn without the root agent saying it: the answer is the question.
         if (event.status === 'input-required' && event.output !== rootSaid) {
@@ -175,6 +193,8 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
         finishStep(out);
         if (event.status === 'cancelled') out.push({ type: 'abort', reason: event.error ?? 'the turn was cancelled' });
         out.push({ type: 'finish', finishReason: FINISH_REASONS[event.status], messageMetadata: { status: event.status, turnId: event.turnId } });
+        // A cancel is told by the abort chunk; subagents' errors reach the root run as their delegation's result.
+        if (event.status === 'failed') out.push({ type: 'error', errorText: event.error ?? 'the turn failed' });
         break;
       }
       default:
@@ -182,6 +202,8 @@ export function createUiMessageMapper(): (event: TurnEvent) => Chunk[] {
     }
     return out;
   };
+  const end = (): Chunk[] => map(brokenTurnEnd(turnId));
+  return Object.assign(map, { end });
 }
 
 /** The chunks as SSE `data:` lines, ended by `[DONE]`, as the AI SDK's JsonToSseTransformStream writes them. */
@@ -190,6 +212,6 @@ export function uiMessageStreamFormat(): StreamFormat {
   return {
     headers: { 'x-vercel-ai-ui-message-stream': UI_MESSAGE_STREAM_HEADERS['x-vercel-ai-ui-message-stream'] },
     encode: ({ event }: StreamedEvent) => map(event).map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join(''),
-    close: () => 'data: [DONE]\n\n',
+    close: () => `${map.end().map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`,
   };
 }
