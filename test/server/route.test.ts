@@ -229,6 +229,39 @@ describe('openApiDocument', () => {
     expect(document.paths['/things/{id}']!.get!.security).toBeUndefined();
   });
 
+  describe('recursive schemas', () => {
+    interface Folder {
+      name: string;
+      children: Folder[];
+    }
+    const Folder: z.ZodType<Folder> = z.object({ name: z.string(), get children() { return z.array(Folder); } });
+    const tree = (operationId: string, path: string, schema: z.ZodType): AnyRoute =>
+      defineRoute({ method: 'get', path, operationId, summary: 'A tree', tag: 'Trees', access: 'member', responses: { 200: { description: 'The tree', schema } }, handle: async () => noContent() });
+    const recursive = openApiDocument(
+      [tree('getTrees', '/trees', z.object({ trees: z.array(Folder) })), tree('getTree', '/tree', Folder), tree('getForest', '/forest', z.object({ forest: z.array(Folder) }))],
+      { title: 'T', version: '1' },
+    ) as { paths: Record<string, { get: { responses: { 200: { content: { 'application/json': { schema: object } } } } } }>; components: { schemas: Record<string, object> } };
+    const refs = (value: unknown): string[] => (value === null || typeof value !== 'object' ? [] : Object.entries(value).flatMap(([key, item]) => (key === '$ref' ? [item as string] : refs(item))));
+    const schemaOf = (path: string): object => recursive.paths[path]!.get.responses[200].content['application/json'].schema;
+
+    it("refers a nested recursive schema's definition to a component, since '#' is the document's root", () => {
+      const [ref] = refs(schemaOf('/trees'));
+      expect(ref).toMatch(/^#\/components\/schemas\//);
+      expect(refs(recursive.components.schemas[ref!.split('/').pop()!])).toStrictEqual([ref]);
+    });
+
+    it('refers a recursive root schema to a component of its own', () => {
+      const { $ref } = schemaOf('/tree') as { $ref: string };
+      expect(refs(recursive.components.schemas[$ref.split('/').pop()!])).toStrictEqual([$ref]);
+    });
+
+    it('keeps one component for the same definition used by two routes, and leaves no reference unresolved', () => {
+      expect(refs(schemaOf('/forest'))).toStrictEqual(refs(schemaOf('/trees')));
+      const names = new Set(Object.keys(recursive.components.schemas).map((name) => `#/components/schemas/${name}`));
+      expect(refs(recursive).filter((ref) => !names.has(ref))).toStrictEqual([]);
+    });
+  });
+
   it('refuses two routes sharing an operationId', () => {
     expect(() => openApiDocument([routes[0]!, { ...routes[1]!, operationId: 'createThing' }], { title: 'T', version: '1' })).toThrow(/createThing/);
   });
