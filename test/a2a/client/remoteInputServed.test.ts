@@ -73,7 +73,7 @@ describe('a remote agent asking for input, behind our A2A server', () => {
     expect(textOf(asked.status?.message?.parts)).toBe(QUESTION);
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(answerOf(answered)).toBe('Sunny in Lyon.');
-    expect(answered.history.map((message) => textOf(message.parts))).toContain('Routed to Weather — answers the question Weather asked');
+    expect(answered.history.map((message) => textOf(message.parts))).toContain('Routed to Weather (remote A2A agent) — answers the question Weather asked');
     const [question, reply] = weather.received;
     expect(reply).toMatchObject({ text: 'Lyon', continuedTaskId: question?.taskId, contextId: question?.contextId });
   });

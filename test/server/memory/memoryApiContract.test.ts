@@ -32,25 +32,46 @@ describe('the memory API in /api/v1/openapi.json', () => {
   });
 
   it("describes every route with its parameters, body and responses from the route's own schemas", async () => {
-    const document = (await (await fetch(`${t.server.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
+    const document = (await (await fetch(`${t.server.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+    const sameSchema = (described: unknown, schema: z.ZodType, io: 'input' | 'output'): void => expectSameSchema(described, z.toJSONSchema(schema, { io, unrepresentable: 'any' }), document.components.schemas);
     for (const route of routes) {
       const operation = document.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method];
       expect(operation, `${route.method} ${route.path}`).toMatchObject({ operationId: route.operationId, tags: ['Memory'] });
       const named = (schema: z.ZodType | undefined, where: string) => Object.keys(schema instanceof z.ZodObject ? schema.shape : {}).map((name) => ({ name, in: where }));
       expect(operation!.parameters.map(({ name, in: where }) => ({ name, in: where }))).toStrictEqual([...named(route.params, 'path'), ...named(route.query, 'query')]);
-      if (route.body) expect(operation!.requestBody?.content['application/json']?.schema).toStrictEqual(stripped(z.toJSONSchema(route.body, { io: 'input', unrepresentable: 'any' })));
+      if (route.body) sameSchema(operation!.requestBody?.content['application/json']?.schema, route.body, 'input');
       else expect(operation!.requestBody).toBeUndefined();
       for (const [status, response] of Object.entries(route.responses)) {
         const described = operation!.responses[status]?.content?.['application/json']?.schema;
-        if (response.schema) expect(described).toStrictEqual(stripped(z.toJSONSchema(response.schema, { io: 'output', unrepresentable: 'any' })));
+        if (response.schema) sameSchema(described, response.schema, 'output');
       }
     }
   });
 });
 
-function stripped(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _, ...rest } = schema;
-  return rest;
+/**
+ * The document's schema is zod's, except that zod's references to its own definitions
+ * (`#/$defs/…`) are references to the document's components, which hold those definitions.
+ */
+function expectSameSchema(described: unknown, emitted: Record<string, unknown>, components: Record<string, unknown>): void {
+  const { $schema: _, $defs = {}, ...root } = emitted as { $schema?: string; $defs?: Record<string, unknown> };
+  const pending: Array<[unknown, unknown]> = [[described, root]];
+  const compared = new Set<string>();
+  const refsOf = (value: unknown, path: string[] = []): Array<[string[], string]> =>
+    value === null || typeof value !== 'object' ? [] : Object.entries(value).flatMap(([key, item]) => (key === '$ref' ? [[path, item as string]] : refsOf(item, [...path, key])));
+  const at = (value: unknown, path: string[]): unknown => path.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], value);
+  const blanked = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (key, item: unknown) => (key === '$ref' ? '<ref>' : item)));
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [ours, zods] = next;
+    expect(blanked(ours)).toStrictEqual(blanked(zods));
+    for (const [path, ref] of refsOf(zods)) {
+      const definition = ref.replace('#/$defs/', '');
+      const component = (at(ours, path) as { $ref: string }).$ref.replace('#/components/schemas/', '');
+      if (compared.has(definition)) continue;
+      compared.add(definition);
+      pending.push([components[component], $defs[definition]]);
+    }
+  }
 }
 
 /** Everything memory holds: every silo's facts, documents and revisions. */
