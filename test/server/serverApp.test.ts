@@ -1,7 +1,9 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/app/startServer.js';
 import { createPlatform } from '../../src/platform/createPlatform.js';
 import { loadSyndicates } from '../../src/server/app/syndicateRegistry.js';
+import { memoryRoutes } from '../../src/server/memory/memoryRoutes.js';
 import { SHIPPED_PRICES } from '../../src/telemetry/ledger/prices.js';
 import { idleTurns, startTestServer, tokenAuth, type TestServer } from './serverFixture.js';
 
@@ -11,7 +13,8 @@ import { idleTurns, startTestServer, tokenAuth, type TestServer } from './server
 let t: TestServer;
 
 beforeAll(async () => {
-  t = await startTestServer(['council.yaml']);
+  // With the memory routes, as `syndicate serve` mounts them: the OpenAPI document is the one it serves.
+  t = await startTestServer(['council.yaml'], { routes: memoryRoutes });
 });
 
 afterAll(async () => {
@@ -57,6 +60,17 @@ describe('the /api/v1 edge', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths)).toStrictEqual(expect.arrayContaining(['/syndicates', '/syndicates/{id}', '/sessions', '/sessions/{id}/fork', '/usage', '/openapi.json']));
     expect(document.paths['/sessions/{id}']!.delete!.operationId).toBe('deleteSession');
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it("is valid OpenAPI 3.1 by the specification's own schema, every reference resolving", async () => {
+    const document = (await (await fetch(`${t.server.url}/api/v1/openapi.json`)).json()) as object;
+
+    const result = await new Validator().validate(document);
+
+    expect(result.errors ?? []).toStrictEqual([]);
+    expect(result.valid).toBe(true);
   });
 });
 
