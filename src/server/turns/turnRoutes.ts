@@ -58,20 +58,22 @@ export function turnRoutes(ctx: TurnContext, hub: SessionHub): AnyRoute[] {
       async handle({ params, query, headers, caller, res }) {
         const sessionId = namedSession(caller, params.id);
         if (sessionId === undefined) return sessionNotFound(params.id);
-        const afterSeq = headers['last-event-id'];
+        const store = await ctx.platform.store();
+        const turn = hub.current(sessionId);
+        const session = await store.getSession(sessionId);
+        if (turn === undefined && session === undefined) return sessionNotFound(params.id);
+        // A seq past every event the session has (stored, or streamed ahead of its commit) is no id
+        // this server gave out: ignored like a malformed one, or the stream would skip the turn.
+        const lastEventId = headers['last-event-id'];
+        const afterSeq = lastEventId !== undefined && lastEventId <= Math.max(session?.eventCount ?? 0, turn?.lastSeq() ?? 0) ? lastEventId : undefined;
         if (query.follow) {
-          const store = await ctx.platform.store();
-          if (hub.current(sessionId) === undefined && (await store.getSession(sessionId)) === undefined) return sessionNotFound(params.id);
           await followSession(res, ownEventsFormat(), hub, store, sessionId, afterSeq);
           return written();
         }
-        const turn = hub.current(sessionId);
         if (turn) {
           streamLiveTurn(res, ownEventsFormat(), turn, afterSeq);
           return written();
         }
-        const store = await ctx.platform.store();
-        if ((await store.getSession(sessionId)) === undefined) return sessionNotFound(params.id);
         streamStoredTurn(res, ownEventsFormat(), await storedLastTurn(store, sessionId, afterSeq));
         return written();
       },
