@@ -212,4 +212,17 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
       }
     });
   }
+  // A path the API has, asked with a method it does not take: 405 naming the ones it does (OPTIONS
+  // answers them), rather than the 404 of a path that does not exist. Mounted after every route, so
+  // only a request no route took reaches these.
+  const methods = new Map<string, string[]>();
+  for (const route of routes) methods.set(route.path, [...(methods.get(route.path) ?? []), route.method.toUpperCase()]);
+  for (const [path, taken] of methods) {
+    const allow = [...taken, ...(taken.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+    router.all(path, (req: Request, res: Response) => {
+      res.setHeader('Allow', allow);
+      if (req.method === 'OPTIONS') return void res.status(204).end();
+      sendProblem(res, problem(405, `${req.baseUrl}${req.path} does not take ${req.method}; it takes ${allow}`));
+    });
+  }
 }
