@@ -23,7 +23,7 @@ import { rateLimitedWarning, warnOnStderr, type Warn } from './rateLimitedWarnin
 import { DEFAULT_RATE_LIMIT, createRateLimiter, rateGuards, type RateBucket, type RateLimit } from './rateLimit.js';
 import { SyndicateRequestHandler, type CancelFollowUp } from './requestHandler.js';
 import { cancelElsewhere } from './cancelElsewhere.js';
-import { isLegacyRequest, jsonRpcErrors, restErrors, refusePlain, type Refuse } from './refusals.js';
+import { isLegacyRequest, jsonRpcErrors, restErrors, refusePlain, unanswered, type Refuse } from './refusals.js';
 import { authenticate, authenticateWith, JSONRPC_TYPES, jsonOnly, loopbackOnly, parseJsonBody, REST_TYPES, type AuthenticateCaller } from './security.js';
 import { createTaskStore, type BufferedTaskStore } from './taskStore.js';
 import type { TrustProxy } from './trustProxy.js';
@@ -170,7 +170,7 @@ function agentRouter(parts: AgentParts, cards: CardsNow, options: A2aAppOptions,
   // reads {"$case": ...}); 0.3 clients, which send no version, get the SDK's translated card.
   router.use(`/${AGENT_CARD_PATH}`, ...admission(refusePlain));
   router.get(`/${AGENT_CARD_PATH}`, (req, res, next) => (isLegacyRequest(req) ? next() : res.json(AgentCard.toJSON(cards().card))));
-  router.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler, legacyCompat }));
+  router.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler, legacyCompat }), unanswered(refusePlain, options.warn ?? warnOnStderr));
   // Each binding's guards refuse in its own error shape. Authentication comes before the body is
   // read: nothing of an unauthenticated caller is parsed.
   router.use(
@@ -182,6 +182,7 @@ function agentRouter(parts: AgentParts, cards: CardsNow, options: A2aAppOptions,
     jsonRpcRequestOnly(),
     supportedJsonRpcVersionOnly(card, versionWarning),
     jsonRpcHandler({ requestHandler: handler, userBuilder, legacyCompat }),
+    unanswered(jsonRpcErrors.refuse, options.warn ?? warnOnStderr),
   );
   router.use(
     REST_PATH,
@@ -190,6 +191,7 @@ function agentRouter(parts: AgentParts, cards: CardsNow, options: A2aAppOptions,
     authenticated(restErrors.refuse),
     ...parseJsonBody(maxBodyBytes, REST_TYPES, restErrors),
     restHandler({ requestHandler: handler, userBuilder, legacyCompat }),
+    unanswered(restErrors.refuse, options.warn ?? warnOnStderr),
   );
   return router;
 }

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import { A2A_CONTENT_TYPE, A2A_VERSION_HEADER } from '@a2a-js/sdk';
 import { A2A_ERROR_CODE, ContentTypeNotSupportedError, RequestMalformedError, toJsonRpcError, toRestErrorBody } from '@a2a-js/sdk/errors';
 
@@ -6,8 +6,8 @@ import { A2A_ERROR_CODE, ContentTypeNotSupportedError, RequestMalformedError, to
 // guard, or because the body is not JSON): in that protocol's own error shape, so an A2A client
 // shows the message instead of "HTTP error", with the HTTP status kept for proxies and logs.
 
-/** The statuses the HTTP guards refuse with. */
-export type RefusalStatus = 400 | 401 | 403 | 413 | 415 | 429;
+/** The statuses the HTTP guards refuse with; 500 for an error nothing answered (see unanswered). */
+export type RefusalStatus = 400 | 401 | 403 | 413 | 415 | 429 | 500;
 
 interface StatusCodes {
   /** The JSON-RPC error code, also the code of a 0.3 HTTP+JSON error body. */
@@ -28,13 +28,14 @@ const CODES: Record<RefusalStatus, StatusCodes> = {
   413: { rpc: A2A_ERROR_CODE.INVALID_REQUEST, rest: 'INVALID_ARGUMENT' },
   415: { rpc: A2A_ERROR_CODE.CONTENT_TYPE_NOT_SUPPORTED, rest: 'INVALID_ARGUMENT' },
   429: { rpc: SERVER_ERROR, rest: 'RESOURCE_EXHAUSTED' },
+  500: { rpc: A2A_ERROR_CODE.INTERNAL_ERROR, rest: 'INTERNAL' },
 };
 
 const REFUSAL_STATUSES: ReadonlySet<number> = new Set(Object.keys(CODES).map(Number));
 
 /** A 4xx status as one the guards answer with (an unknown one as 400). */
 export function refusalStatus(status: number): RefusalStatus {
-  return (REFUSAL_STATUSES.has(status) ? status : 400) as RefusalStatus;
+  return (REFUSAL_STATUSES.has(status) && status < 500 ? status : 400) as RefusalStatus;
 }
 
 const INVALID_JSON = 'Invalid JSON payload.';
@@ -86,3 +87,18 @@ export const restErrors: ErrorShape = {
 export const refusePlain: Refuse = (_req, res, status, message) => {
   res.status(status).json({ error: message });
 };
+
+/**
+ * An error no handler answered (the router's malformed percent-escape in a task id, a failed
+ * credentials lookup) in the endpoint's shape: a 4xx with its message, anything else a 500 whose
+ * detail goes to `warn` only. Never express's own page, which shows the stack and file paths.
+ */
+export function unanswered(refuse: Refuse, warn: (message: string) => void): ErrorRequestHandler {
+  return (error: { status?: unknown; message?: unknown; stack?: unknown }, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const status = typeof error.status === 'number' ? error.status : 500;
+    if (status >= 400 && status < 500) return refuse(req, res, refusalStatus(status), typeof error.message === 'string' ? error.message : 'Bad request.');
+    warn(`error: ${req.method} ${req.originalUrl} failed: ${String(error.stack ?? error.message ?? error)}`);
+    refuse(req, res, 500, 'Internal error: the server failed to answer this request; the error is in its log.');
+  };
+}

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { scopedSessionId } from '../runtime/sessionScope.js';
 import { TASK_SESSIONS, taskSessionPrefix } from '../scheduler/tasks/index.js';
 import { hasRole, type ApiCaller } from './caller.js';
@@ -12,6 +13,15 @@ const SERVER_SCOPE = 'api';
 function scopeOf(userId: string): string {
   return `${SERVER_SCOPE}:${userId}`;
 }
+
+/**
+ * A session a client names (POST /turns' sessionId, an AI SDK chat id, an AG-UI thread id, a task's
+ * session): printable ASCII without spaces, so the X-Session-Id header can carry it back as it is
+ * and no control character ends up in a stored id.
+ */
+export const clientSessionIdSchema = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,256}$/, 'a session id is 1-256 printable ASCII characters: no spaces, control characters or other scripts');
 
 /** A fresh session id of the user's. */
 export function newSessionId(userId: string): string {

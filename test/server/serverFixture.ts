@@ -63,6 +63,8 @@ export interface TestServerOptions {
   prices?: PriceTable;
   /** The turn service, built as serverParts builds it from the server's context; none (idleTurns) by default. */
   turns?: (context: ServerContext) => Promise<TurnService>;
+  /** Time allowed to receive a whole request; startServer's default by default. */
+  requestTimeoutMs?: number;
 }
 
 export async function startTestServer(examples: string[] = ['council.yaml', 'triage.yaml'], options: TestServerOptions = {}): Promise<TestServer> {
@@ -87,6 +89,7 @@ export async function startTestServer(examples: string[] = ['council.yaml', 'tri
     adminConfigured: false,
     version: '0.0.0-test',
     prices: options.prices ?? SHIPPED_PRICES,
+    requestTimeoutMs: options.requestTimeoutMs,
     warn,
   });
   return {

@@ -91,13 +91,14 @@ function apiKeyIdOf(req: Request): string | undefined {
   return presented === undefined ? undefined : parseApiKey(presented)?.id;
 }
 
-/** express.json's failures (too large, not JSON) as problems; anything else is a bare 500. */
+/** express.json's failures (too large, not JSON) and the router's (a malformed percent-escape) as problems; anything else is a bare 500. */
 function bodyErrors(warn: (message: string) => void): ErrorRequestHandler {
-  return (error: { type?: string; status?: number; limit?: number; message?: string }, _req, res, _next) => {
+  return (error: { type?: string; status?: number; limit?: number; message?: string; stack?: string }, req, res, next) => {
+    if (res.headersSent) return next(error);
     if (error.type === 'entity.too.large') return sendProblem(res, problem(413, `the request body is over the limit of ${error.limit} bytes; send less`));
     if (error.type === 'entity.parse.failed') return sendProblem(res, problem(400, `the request body is not valid JSON: ${error.message}`));
     if (error.status !== undefined && error.status >= 400 && error.status < 500) return sendProblem(res, problem(error.status, error.message ?? 'the request was refused'));
-    warn(`error: ${error.message ?? String(error)}`);
+    warn(`error: ${req.method} ${req.originalUrl} failed: ${error.stack ?? error.message ?? String(error)}`);
     sendProblem(res, problem(500, 'the server failed to answer this request; the error is in its log'));
   };
 }
@@ -259,11 +260,16 @@ export async function createServerApp(options: ServerAppOptions): Promise<Server
         }
         await mcpHandle(Object.assign(req, { auth: authInfoFor(who) }), res);
       } catch (error) {
-        next(error);
+        if (res.headersSent) return next(error);
+        warn(`error: ${req.method} /mcp failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error: the server failed to answer this request; the error is in its log' }, id: null });
       }
     });
   }
   if (options.studio) app.use(options.studio);
+  // Whatever no face answered, and errors no face caught: a problem, never express's HTML page (which shows the stack and file paths).
+  app.use((req, res) => sendProblem(res, problem(404, `there is no ${req.method} ${req.path}: the API is under /api/v1 (its routes at /api/v1/openapi.json), A2A under /a2a/<syndicate>/, MCP at /mcp`)));
+  app.use(bodyErrors(warn));
   return {
     app,
     routes,

@@ -18,7 +18,14 @@ export interface StartServerOptions extends Omit<ServerAppOptions, 'baseUrl' | '
   adminConfigured: boolean;
   /** The URL clients reach the server at (behind a proxy); http://host:port by default. */
   publicUrl?: string;
+  /** Time allowed to receive a request's headers (15 s), and the whole request (60 s), as serve-a2a allows. */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
+
+const DEFAULT_HEADERS_TIMEOUT_MS = 15_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const CHECK_INTERVAL_MS = 1_000;
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:7700 (the real port when 0 was asked for). */
@@ -54,7 +61,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     );
   }
   // The app is built once the port is known (A2A cards name absolute URLs); requests wait for it.
-  const http = createServer();
+  // A client whose body falls short of its Content-Length (or that sends it a byte at a time) is
+  // answered 408 within the timeouts rather than holding its connection for Node's 5 minutes.
+  // Streams are unaffected: the timeouts end once the request is in. Node checks them only this
+  // often (30 s by default).
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  // Node refuses a headers timeout longer than the request's.
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout);
+  const http = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(CHECK_INTERVAL_MS, headersTimeout) });
   const address = await listen(http, options.host, options.port);
   const url = options.publicUrl?.replace(/\/+$/, '') ?? `http://${urlHost(options.host)}:${address.port}`;
   let app: ServerApp;

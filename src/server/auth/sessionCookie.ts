@@ -5,11 +5,16 @@ import type { Request, Response } from 'express';
 
 export const SESSION_COOKIE = 'syndicate_session';
 
-/** The cookie's value on the request, if it sent one. */
+/** The cookie's value on the request, if it sent one; a value that is not percent-encoding (`%`, `%ff`) is no cookie this server set. */
 export function sessionCookieOf(req: Request): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return decodeURIComponent(value.join('='));
+    if (name !== SESSION_COOKIE) continue;
+    try {
+      return decodeURIComponent(value.join('='));
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }

@@ -130,6 +130,37 @@ function undeclaredQuery(route: AnyRoute, query: Record<string, unknown>): Probl
 
 const NOT_JSON = 'the request body must be JSON, sent with Content-Type: application/json';
 
+// A NUL, or half of a UTF-16 surrogate pair (JSON's "\ud800" alone): no store keeps such text as
+// sent (SQLite replaces the half pair, PostgreSQL refuses a NUL in text), so no route takes it.
+// eslint-disable-next-line no-control-regex -- finding the NUL is the point
+const UNSTORABLE_TEXT = /\u0000|\p{Cs}/u;
+
+const UNSTORABLE_DETAIL = 'holds a NUL character or an unpaired UTF-16 surrogate, which cannot be stored as sent: send well-formed text';
+
+/** The first string (or object key) in a request part that holds unstorable text; iterative, so 10,000 levels of nesting cost no stack. */
+function unstorableText(part: Part, value: unknown): FieldError | undefined {
+  type Visit = { value: unknown; key: string | undefined; parent: Visit | undefined };
+  const pointer = (visit: Visit): string => {
+    const path: string[] = [];
+    for (let at: Visit | undefined = visit; at?.key !== undefined; at = at.parent) path.unshift(at.key);
+    return pointerOf(part, path);
+  };
+  const pending: Visit[] = [{ value, key: undefined, parent: undefined }];
+  while (pending.length > 0) {
+    const visit = pending.pop()!;
+    if (typeof visit.value === 'string') {
+      if (UNSTORABLE_TEXT.test(visit.value)) return { pointer: pointer(visit), detail: UNSTORABLE_DETAIL };
+    } else if (typeof visit.value === 'object' && visit.value !== null) {
+      for (const [key, child] of Object.entries(visit.value)) {
+        const at: Visit = { value: child, key, parent: visit };
+        if (UNSTORABLE_TEXT.test(key)) return { pointer: pointer(at), detail: `its name ${UNSTORABLE_DETAIL}` };
+        pending.push(at);
+      }
+    }
+  }
+  return undefined;
+}
+
 function send(res: Response, reply: Reply): void {
   if (reply.kind === 'written') return;
   if (reply.kind === 'problem') return sendProblem(res, reply.problem);
@@ -166,6 +197,8 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
         for (const part of ['params', 'query', 'headers', 'body'] as const) {
           const schema = route[part];
           if (schema === undefined) continue;
+          const unstorable = unstorableText(part, req[part]);
+          if (unstorable) return sendProblem(res, badRequest([unstorable]));
           const parsed = schema.safeParse(req[part] ?? {});
           if (!parsed.success) return sendProblem(res, validationProblem(part, schema, parsed.error));
           input[part] = parsed.data;
@@ -177,6 +210,19 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
         if (!res.headersSent) sendProblem(res, problem(500, 'the server failed to answer this request; the error is in its log'));
         else res.end();
       }
+    });
+  }
+  // A path the API has, asked with a method it does not take: 405 naming the ones it does (OPTIONS
+  // answers them), rather than the 404 of a path that does not exist. Mounted after every route, so
+  // only a request no route took reaches these.
+  const methods = new Map<string, string[]>();
+  for (const route of routes) methods.set(route.path, [...(methods.get(route.path) ?? []), route.method.toUpperCase()]);
+  for (const [path, taken] of methods) {
+    const allow = [...taken, ...(taken.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+    router.all(path, (req: Request, res: Response) => {
+      res.setHeader('Allow', allow);
+      if (req.method === 'OPTIONS') return void res.status(204).end();
+      sendProblem(res, problem(405, `${req.baseUrl}${req.path} does not take ${req.method}; it takes ${allow}`));
     });
   }
 }

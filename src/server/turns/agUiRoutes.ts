@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, fail, written, type AnyRoute } from '../http/route.js';
-import { sessionIdFor } from '../sessionAccess.js';
+import { clientSessionIdSchema, sessionIdFor } from '../sessionAccess.js';
 import { agUiFormat } from './formats/agUi.js';
 import { isReply, loadedSyndicate } from './lookups.js';
 import type { SessionHub } from './sessionHub.js';
@@ -14,7 +14,7 @@ import { streamLiveTurn } from './streamTurn.js';
 const contentSchema = z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() }))]);
 
 const runAgentInput = z.looseObject({
-  threadId: z.string().min(1).max(256),
+  threadId: clientSessionIdSchema,
   runId: z.string().min(1).max(256),
   messages: z.array(z.looseObject({ id: z.string().optional(), role: z.string(), content: contentSchema.optional() })),
   state: z.unknown().optional(),

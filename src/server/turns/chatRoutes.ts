@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, fail, noContent, written, type AnyRoute } from '../http/route.js';
-import { sessionIdFor } from '../sessionAccess.js';
+import { clientSessionIdSchema, sessionIdFor } from '../sessionAccess.js';
 import { uiMessageStreamFormat } from './formats/uiMessageStream.js';
 import { isReply, loadedSyndicate } from './lookups.js';
 import type { SessionHub } from './sessionHub.js';
@@ -15,7 +15,7 @@ import { streamLiveTurn } from './streamTurn.js';
 const partSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
 
 const chatBody = z.looseObject({
-  id: z.string().min(1).max(256),
+  id: clientSessionIdSchema,
   messages: z.array(z.looseObject({ id: z.string().optional(), role: z.enum(['system', 'user', 'assistant']), parts: z.array(partSchema) })).min(1),
   trigger: z.enum(['submit-message', 'regenerate-message']).optional(),
   messageId: z.string().optional(),
@@ -61,7 +61,7 @@ export function chatRoutes(ctx: TurnContext, hub: SessionHub): AnyRoute[] {
       summary: "Resumes a chat's running turn as a UI message stream from its start (DefaultChatTransport.reconnectToStream); 204 when none runs",
       tag: 'Turns',
       access: 'viewer' as const,
-      params: z.object({ id: z.string().min(1), chatId: z.string().min(1).max(256) }),
+      params: z.object({ id: z.string().min(1), chatId: clientSessionIdSchema }),
       responses: { 200: UI_STREAM, 204: { description: 'No turn is running in this chat' }, 404: { description: 'Unknown syndicate' } },
       async handle({ params, caller, res }) {
         const syndicate = loadedSyndicate(ctx, params.id);

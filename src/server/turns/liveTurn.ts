@@ -34,6 +34,8 @@ export interface LiveTurn {
   committed(batch: readonly TurnEvent[], lastSeq: number): void;
   /** runTurn's stream is over: releases whatever is still held (a batch the store refused has no seqs) and tells every stream. */
   finish(): void;
+  /** The seq of the last stored event released to streams so far; 0 before any. */
+  lastSeq(): number;
   /**
    * Replays the released events after `afterSeq` (all of them when undefined or older than the
    * turn), then follows live ones. Returns the unsubscribe.
@@ -68,9 +70,11 @@ export function createLiveTurn(sessionId: string, persisted: boolean, warn: (mes
 
   const seqOf = (held: HeldEvent): number | undefined => seqs.get(held.event) ?? (base !== undefined && !exact && held.ordinal > 0 ? base + held.ordinal : undefined);
   const waitsForSeq = (streamed: HeldEvent): boolean => streamed.ordinal > 0 && streamed.seq === undefined;
+  let lastReleased = 0;
   const release = ({ event, seq }: HeldEvent): void => {
     const streamed: StreamedEvent = { event, seq };
     if (seq !== undefined && !seqs.has(event)) predicted.set(event, seq);
+    if (seq !== undefined && seq > lastReleased) lastReleased = seq;
     released.push(streamed);
     for (const subscriber of subscribers) subscriber.event(streamed);
   };
@@ -83,6 +87,7 @@ export function createLiveTurn(sessionId: string, persisted: boolean, warn: (mes
     controller,
     ended: endedPromise,
     isEnded: () => ended,
+    lastSeq: () => lastReleased,
     push(event) {
       const entry: HeldEvent = { event, seq: undefined, ordinal: persisted && isPersisted(event) ? ++stored : 0 };
       entry.seq = seqOf(entry);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, fail, json, written, type AnyRoute } from '../http/route.js';
-import { newSessionId } from '../sessionAccess.js';
+import { clientSessionIdSchema, newSessionId } from '../sessionAccess.js';
 import { ownEventsFormat } from './formats/ownEvents.js';
 import { followSession } from './followSession.js';
 import { isReply, lastEventIdHeaders, loadedSyndicate, namedSession, sessionNotFound } from './lookups.js';
@@ -17,7 +17,7 @@ const DOUBLE_TEXTING =
 
 const SSE_RESPONSE = { description: 'text/event-stream of TurnEvents: `event: <type>`, `data: <TurnEvent JSON, with seq when stored>`, `id: <seq>` on stored events', contentType: 'text/event-stream' };
 
-const sessionParams = z.object({ id: z.string().min(1) });
+const sessionParams = z.object({ id: z.string().min(1).max(300) });
 
 export function turnRoutes(ctx: TurnContext, hub: SessionHub): AnyRoute[] {
   return [
@@ -29,7 +29,7 @@ export function turnRoutes(ctx: TurnContext, hub: SessionHub): AnyRoute[] {
       description: `${DOUBLE_TEXTING} Answering an ask_user question (a turn that ended input-required) is the next message to the session. The session id is in the X-Session-Id header.`,
       tag: 'Turns',
       access: 'member' as const,
-      body: z.strictObject({ syndicate: z.string().min(1), sessionId: z.string().min(1).max(256).optional(), message: z.string().min(1).max(100_000) }),
+      body: z.strictObject({ syndicate: z.string().min(1).max(128), sessionId: clientSessionIdSchema.optional(), message: z.string().min(1).max(100_000) }),
       responses: { 200: SSE_RESPONSE, 404: { description: 'Unknown syndicate or session' }, 409: { description: 'The session is busy and its syndicate sets concurrency: reject' } },
       async handle({ body, caller, res }) {
         const syndicate = loadedSyndicate(ctx, body.syndicate);
@@ -58,20 +58,22 @@ export function turnRoutes(ctx: TurnContext, hub: SessionHub): AnyRoute[] {
       async handle({ params, query, headers, caller, res }) {
         const sessionId = namedSession(caller, params.id);
         if (sessionId === undefined) return sessionNotFound(params.id);
-        const afterSeq = headers['last-event-id'];
+        const store = await ctx.platform.store();
+        const turn = hub.current(sessionId);
+        const session = await store.getSession(sessionId);
+        if (turn === undefined && session === undefined) return sessionNotFound(params.id);
+        // A seq past every event the session has (stored, or streamed ahead of its commit) is no id
+        // this server gave out: ignored like a malformed one, or the stream would skip the turn.
+        const lastEventId = headers['last-event-id'];
+        const afterSeq = lastEventId !== undefined && lastEventId <= Math.max(session?.eventCount ?? 0, turn?.lastSeq() ?? 0) ? lastEventId : undefined;
         if (query.follow) {
-          const store = await ctx.platform.store();
-          if (hub.current(sessionId) === undefined && (await store.getSession(sessionId)) === undefined) return sessionNotFound(params.id);
           await followSession(res, ownEventsFormat(), hub, store, sessionId, afterSeq);
           return written();
         }
-        const turn = hub.current(sessionId);
         if (turn) {
           streamLiveTurn(res, ownEventsFormat(), turn, afterSeq);
           return written();
         }
-        const store = await ctx.platform.store();
-        if ((await store.getSession(sessionId)) === undefined) return sessionNotFound(params.id);
         streamStoredTurn(res, ownEventsFormat(), await storedLastTurn(store, sessionId, afterSeq));
         return written();
       },

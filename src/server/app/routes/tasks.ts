@@ -5,7 +5,7 @@ import type { Store } from '../../../store/store.js';
 import { hasRole, type ApiCaller } from '../../caller.js';
 import type { SyndicateRegistry } from '../../context.js';
 import { defineRoute, fail, json, noContent, type AnyRoute } from '../../http/route.js';
-import { sessionIdFor } from '../../sessionAccess.js';
+import { clientSessionIdSchema, sessionIdFor } from '../../sessionAccess.js';
 
 // Scheduled tasks over the API: the caller's (an admin: everyone's), created for the caller, who
 // is recorded as the owner and whose memory the runs use. Another user's task answers 404.
@@ -87,7 +87,7 @@ export function taskRoutes(store: () => Promise<Store>, registry: SyndicateRegis
         at: z.string().min(1).max(64).optional().describe('An ISO 8601 instant with its offset'),
         timezone: z.string().min(1).max(64).optional(),
         message: z.string().min(1).max(100_000),
-        session: z.string().min(1).max(256).optional().describe('"new" (a session per run, the default) or your session id'),
+        session: clientSessionIdSchema.optional().describe('"new" (a session per run, the default) or your session id'),
         catchUp: z.enum(['none', 'last']).optional(),
       }),
       responses: { 201: { description: 'The task', schema: z.object({ task: taskSchema }) }, 422: { description: 'The task was refused; the detail names the fix' } },
