@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import type { TurnEvent } from '../../src/core/events.js';
-import { poolConfig } from '../../src/store/postgres/connection.js';
+import { createDb, poolConfig } from '../../src/store/postgres/connection.js';
 import { migrate, openPostgresStore, schemaStatus, SCHEMA_VERSION } from '../../src/store/postgres/index.js';
 import { SESSION_TITLE_LENGTH } from '../../src/store/sessionTitle.js';
 import type { Store, StoredEvent } from '../../src/store/store.js';
@@ -355,6 +355,35 @@ describe.runIf(POSTGRES_TESTS)('PostgreSQL store', () => {
   });
 
   describe('connections', () => {
+    it('runs again a transaction PostgreSQL aborted to break a deadlock, so both sides of the cycle commit', async () => {
+      const url = await cluster().createDatabase();
+      await withClient(url, (admin) => admin.query("CREATE TABLE counters (name text PRIMARY KEY, n int NOT NULL); INSERT INTO counters VALUES ('a', 0), ('b', 0)"));
+      const db = createDb(url);
+      // Each holds its first row until the other holds its own, then asks for the other's: a cycle.
+      let held = 0;
+      const bothHeld = new Promise<void>((resolve) => {
+        const check = setInterval(() => held >= 2 && (clearInterval(check), resolve()), 5);
+      });
+      const attempts = { ab: 0, ba: 0 };
+      const bump = (first: 'a' | 'b', second: 'a' | 'b', side: 'ab' | 'ba') =>
+        db.transaction(async (client) => {
+          attempts[side]++;
+          await client.query('UPDATE counters SET n = n + 1 WHERE name = $1', [first]);
+          if (attempts[side] === 1) {
+            held++;
+            await bothHeld;
+          }
+          await client.query('UPDATE counters SET n = n + 1 WHERE name = $1', [second]);
+        });
+
+      await Promise.all([bump('a', 'b', 'ab'), bump('b', 'a', 'ba')]);
+
+      const rows = await db.read<{ name: string; n: number }>('SELECT name, n FROM counters ORDER BY name');
+      expect(rows).toEqual([{ name: 'a', n: 2 }, { name: 'b', n: 2 }]);
+      expect(attempts.ab + attempts.ba).toBe(3);
+      await db.end();
+    });
+
     it('answers a read after the server dropped every connection of the pool', async () => {
       const url = await cluster().createDatabase();
       const store = await open(url);

@@ -33,7 +33,11 @@ export interface Db {
   readonly target: ServerAddress;
   read<Row extends pg.QueryResultRow>(sql: Sql, params?: readonly unknown[]): Promise<Row[]>;
   write<Row extends pg.QueryResultRow>(sql: Sql, params?: readonly unknown[]): Promise<pg.QueryResult<Row>>;
-  /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+  /**
+   * Runs `work` in one transaction on one connection: committed when it resolves, rolled back when
+   * it throws, and run again (at most twice) when PostgreSQL aborts it to break a deadlock, so
+   * `work` touches nothing but the database.
+   */
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
   /** LISTENs on a connection of its own (see listener.ts), until stopped or the Db ends. */
   listen(options: ListenOptions): Promise<Listener>;
@@ -56,6 +60,15 @@ const DEFAULT_POOL_SIZE = 10;
 const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const READ_ATTEMPTS = 3;
+// PostgreSQL breaks a deadlock by aborting one of its transactions whole (deadlock_detected), so
+// nothing of it is stored and it can run again: writes that lock several rows in an order the plan
+// picks (a group of appends, a prune) can meet in a cycle under load.
+const DEADLOCK_DETECTED = '40P01';
+const DEADLOCK_ATTEMPTS = 3;
+
+function isDeadlock(error: unknown): boolean {
+  return error instanceof pg.DatabaseError && error.code === DEADLOCK_DETECTED;
+}
 const INT8_OID = 20;
 
 // Errors that mean the connection, not the statement, failed (SQLSTATE class 08, admin shutdown
@@ -171,6 +184,31 @@ export function createDb(url: string, options: PostgresStoreOptions = {}): Db {
 
   const connectionFailed = (error: unknown): Error => (isConnectionError(error) ? connectError(error, target) : (error as Error));
 
+  /** One attempt at a transaction: committed when `work` resolves, rolled back when it throws. */
+  const runTransaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect().catch((error: unknown) => Promise.reject(connectionFailed(error)));
+    let committing = false;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      committing = true;
+      await client.query('COMMIT');
+      client.release();
+      return result;
+    } catch (error) {
+      if (isConnectionError(error)) {
+        client.release(error as Error);
+        // Before COMMIT the server rolls the transaction back when the connection drops.
+        throw committing ? unconfirmed(error, target) : notStored(error, target);
+      }
+      await client.query('ROLLBACK').then(
+        () => client.release(),
+        (rollbackError: unknown) => client.release(rollbackError as Error),
+      );
+      throw error;
+    }
+  };
+
   return {
     target,
     async read<Row extends pg.QueryResultRow>(sql: Sql, params: readonly unknown[] = []): Promise<Row[]> {
@@ -184,37 +222,26 @@ export function createDb(url: string, options: PostgresStoreOptions = {}): Db {
       }
     },
     async write<Row extends pg.QueryResultRow>(sql: Sql, params: readonly unknown[] = []): Promise<pg.QueryResult<Row>> {
-      const client = await pool.connect().catch((error: unknown) => Promise.reject(connectionFailed(error)));
-      try {
-        const result = await client.query<Row>(queryOf(sql, params));
-        client.release();
-        return result;
-      } catch (error) {
-        client.release(isConnectionError(error) ? (error as Error) : undefined);
-        throw isConnectionError(error) ? unconfirmed(error, target) : error;
+      for (let attempt = 1; ; attempt++) {
+        const client = await pool.connect().catch((error: unknown) => Promise.reject(connectionFailed(error)));
+        try {
+          const result = await client.query<Row>(queryOf(sql, params));
+          client.release();
+          return result;
+        } catch (error) {
+          client.release(isConnectionError(error) ? (error as Error) : undefined);
+          if (isDeadlock(error) && attempt < DEADLOCK_ATTEMPTS) continue;
+          throw isConnectionError(error) ? unconfirmed(error, target) : error;
+        }
       }
     },
     async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-      const client = await pool.connect().catch((error: unknown) => Promise.reject(connectionFailed(error)));
-      let committing = false;
-      try {
-        await client.query('BEGIN');
-        const result = await work(client);
-        committing = true;
-        await client.query('COMMIT');
-        client.release();
-        return result;
-      } catch (error) {
-        if (isConnectionError(error)) {
-          client.release(error as Error);
-          // Before COMMIT the server rolls the transaction back when the connection drops.
-          throw committing ? unconfirmed(error, target) : notStored(error, target);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await runTransaction(work);
+        } catch (error) {
+          if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) throw error;
         }
-        await client.query('ROLLBACK').then(
-          () => client.release(),
-          (rollbackError: unknown) => client.release(rollbackError as Error),
-        );
-        throw error;
       }
     },
     async listen(listening: ListenOptions): Promise<Listener> {
