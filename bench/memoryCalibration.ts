@@ -32,6 +32,7 @@ export async function benchMemoryCalibration(): Promise<void> {
           wrong_merges: score.wrongMerges,
           stored_over_unique: score.storedOverUnique,
           siblings_retired: score.siblingsRetired,
+          wrongly_retired: score.wronglyRetired,
         });
       }
     }

@@ -23,6 +23,7 @@ function print(score: BenchScore): void {
     wrong_merges: `${score.wrongMerges}`,
     stored_over_unique: score.storedOverUnique,
     siblings_retired: `${score.siblingsRetired}/${score.siblings}`,
+    wrongly_retired: score.wronglyRetired,
     leaked: score.leaked,
   });
   report('  recall_at_1 by class', Object.fromEntries(Object.entries(score.byClass).map(([name, each]) => [`${name}(${each.questions})`, each.recallAt1])));

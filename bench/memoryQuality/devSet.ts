@@ -4,13 +4,26 @@ import type { BenchQuestion, BenchSet, BenchSilo, BenchStatement, QuestionClass 
 // The development set (issue 15): bench/memoryData.ts's synthetic users as a BenchSet, the only
 // set memory is tuned on. Corrections come in three wordings (the generator's own, one that names
 // the old value, one worded like a paraphrase), and about half the statements carry the
-// subject/attribute a client may send.
+// subject/attribute a client may send. Each user also corrects things never said before.
 
 const SILOS = 20;
 const FIRST_STATEMENT_AT = Date.UTC(2026, 0, 1);
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 const HINTED_SHARE = 0.5;
+// Corrections of things the user never said (a client remembers "I no longer …" without the fact it
+// ends having been stored): each must retire nothing, whatever sits closest.
+const UNANCHORED_PER_SILO = 2;
+const UNANCHORED: ReadonlyArray<{ text: string; keys: string[] }> = [
+  { text: 'Correction: the user no longer takes the train to the office.', keys: ['commute'] },
+  { text: "The user doesn't go swimming on Sundays anymore.", keys: ['swimming'] },
+  { text: 'Update: the user sold the motorbike.', keys: ['motorbike'] },
+  { text: 'Actually, the user is not vegetarian any more.', keys: ['diet'] },
+  { text: 'Correction: the user stopped the piano lessons.', keys: ['piano'] },
+  { text: "The user's sister no longer lives abroad.", keys: ['sister'] },
+  { text: 'Correction: the user no longer works night shifts.', keys: ['shifts'] },
+  { text: 'The user does not volunteer at the food bank anymore.', keys: ['volunteering'] },
+];
 
 type CorrectionWording = 'plain' | 'names-old-value' | 'reworded';
 
@@ -60,6 +73,11 @@ export function devSet(seed: number): BenchSet {
       }
       return { ...base, text, ...hints(key), truth: { slot: `user/${key}`, value: statement.value!, role: statement.kind } };
     });
+    const unanchored = [...UNANCHORED].sort(() => random() - 0.5).slice(0, UNANCHORED_PER_SILO);
+    for (const [i, { text, keys }] of unanchored.entries()) {
+      const saidAt = new Date(FIRST_STATEMENT_AT + siloIndex * DAY_MS + statements.length * MINUTE_MS).toISOString();
+      statements.push({ text, tag: 'CORRECTION', keys, saidAt, truth: { slot: `user/unanchored-${i}`, value: text, role: 'correction' } });
+    }
     const askedAt = new Date(FIRST_STATEMENT_AT + siloIndex * DAY_MS + statements.length * MINUTE_MS + DAY_MS).toISOString();
     const questions = script.questions.map((question): BenchQuestion => {
       const classes: QuestionClass[] = [];

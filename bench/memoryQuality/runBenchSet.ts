@@ -29,6 +29,8 @@ export interface BenchScore {
   storedOverUnique: number;
   siblingsRetired: number;
   siblings: number;
+  /** Facts retired by a statement about another slot (a sibling, or anything a correction wrongly took for what it corrects). */
+  wronglyRetired: number;
   leaked: number;
 }
 
@@ -61,6 +63,7 @@ interface SiloTally {
   unique: number;
   siblings: number;
   siblingsRetired: number;
+  wronglyRetired: number;
   leaked: number;
 }
 
@@ -85,6 +88,7 @@ async function runSilo(memory: FactMemory, store: SqliteStore, silo: BenchSilo, 
   tally.unique += new Set(silo.statements.map(({ truth }) => `${truth.slot}\n${truth.value}`)).size;
   tally.siblings += siblingFacts.length;
   tally.siblingsRetired += siblingFacts.filter((id) => status.get(id) === 'superseded').length;
+  tally.wronglyRetired += stored.filter((fact) => fact.supersededBy !== null && truthOf.get(fact.id)?.slot !== truthOf.get(fact.supersededBy)?.slot).length;
   for (const question of silo.questions) {
     const recalled = await memory.recall(question.question, { now: Date.parse(question.askedAt) });
     tally.leaked += recalled.filter((hit) => hit.fact.silo !== silo.silo).length;
@@ -112,7 +116,7 @@ export async function runBenchSet(set: BenchSet, embedder: Embedder, hints: bool
   const { store, dispose } = tempStore('quality');
   const tally: SiloTally = {
     hits: 0, questions: 0, byClass: new Map(), corrected: 0, stale: 0, rightMerges: 0, wrongMerges: 0,
-    restatements: 0, primary: 0, unique: 0, siblings: 0, siblingsRetired: 0, leaked: 0,
+    restatements: 0, primary: 0, unique: 0, siblings: 0, siblingsRetired: 0, wronglyRetired: 0, leaked: 0,
   };
   try {
     for (const silo of set.silos) await runSilo(memoryFor(store, embedder, silo.silo, calibration), store, silo, hints, tally);
@@ -134,6 +138,7 @@ export async function runBenchSet(set: BenchSet, embedder: Embedder, hints: bool
     storedOverUnique: ratio(tally.primary, tally.unique),
     siblingsRetired: tally.siblingsRetired,
     siblings: tally.siblings,
+    wronglyRetired: tally.wronglyRetired,
     leaked: tally.leaked,
   };
 }

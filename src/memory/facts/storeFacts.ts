@@ -2,7 +2,7 @@ import { EmbeddingModelMismatchError, type FactRecord, type ScoredFact, type Fac
 import type { Embedder } from '../embeddings/embedder.js';
 import type { FactJudge } from './factJudge.js';
 import { conflictingSpecifics, substitutesValue } from './specifics.js';
-import { attributeOf, correctedFacts, explicitlyDifferent, keysAgree, namesAsReplaced, namesReplacedSpecific, readsAsCorrection, updatedFacts } from './supersession.js';
+import { attributeOf, correctedFacts, explicitlyDifferent, keysAgree, namesAsReplaced, namesReplacedSpecific, readsAsCorrection, sharesSubstance, updatedFacts } from './supersession.js';
 
 // Writes candidate facts to a silo: a dedup probe recognises restatements (same tag, the same
 // entity keys, no conflicting name, number, date, place or negation, and similar enough for the
@@ -89,7 +89,8 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
         conflictingSpecifics(fact.text, candidate.text, [...fact.keys, ...candidate.keys]).length === 0 &&
         !substitutesValue(fact.text, candidate.text) && !namesAsReplaced(candidate.text, fact),
     );
-    const duplicate = comparable.find(({ score }) => score >= writer.dedupThreshold)?.fact;
+    // Similar wording is not enough to merge on: the two must share what they say (sharesSubstance).
+    const duplicate = comparable.find(({ score, fact }) => score >= writer.dedupThreshold && sharesSubstance(fact, candidate))?.fact;
     if (duplicate !== undefined || writer.judge === undefined) return { duplicate };
     const hard = comparable.find(({ score }) => score >= writer.dedupThreshold - JUDGE_BAND)?.fact;
     if (hard === undefined) return {};
@@ -118,7 +119,7 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
     const related = neighbours.filter(({ fact }) => fact.id !== statement.id && fact.createdAt <= statement.createdAt);
     const retired = [
       ...new Set([
-        ...(readsAsCorrection(statement) || namesReplacedSpecific(statement) ? correctedFacts(statement, related, writer.supersedeThreshold) : []),
+        ...(readsAsCorrection(statement) || namesReplacedSpecific(statement) ? correctedFacts(statement, related, { supersede: writer.supersedeThreshold, restatement: writer.dedupThreshold }) : []),
         ...updatedFacts(statement, related),
       ]),
     ];

@@ -18,9 +18,9 @@ export function readsAsCorrection(fact: Pick<FactRecord, 'tag' | 'text'>): boole
   return fact.tag === 'CORRECTION' || rankingWords(fact.text).some((word) => CORRECTION_MARKERS.has(word));
 }
 
-// "…is woodworking, not salsa dancing", "no longer in Paris", "instead of tea", "it used to be the
-// 28th", "I was wrong about May 2: …": the clause naming the value replaced.
-const NEGATED_CLAUSE = /\b(?:not|no longer|instead of|rather than|never|used to be|wrong about)\s+([^,.;:!?]+)/giu;
+// "…is woodworking, not salsa dancing", "no longer in Paris", "doesn't swim anymore", "instead of
+// tea", "it used to be the 28th", "I was wrong about May 2: …": the clause naming the value replaced.
+const NEGATED_CLAUSE = /\b(?:not|(?:do|does|did)n['’]t|no longer|instead of|rather than|never|used to be|wrong about)\s+([^,.;:!?]+)/giu;
 // How much frame overlap (Jaccard, 0-1) counts beside cosine similarity when picking the fact a
 // correction corrects: enough to prefer the fact saying the same thing about the entity over a
 // sibling that sits as close (the rent against the size), never more than a clear cosine lead.
@@ -48,6 +48,20 @@ export function keysAgree(a: readonly string[], b: readonly string[]): boolean {
 export function sharesKey(a: readonly string[], b: readonly string[]): boolean {
   const keys = new Set(a.map((key) => key.toLowerCase()));
   return b.some((key) => keys.has(key.toLowerCase()));
+}
+
+/**
+ * Whether two statements about the same entities say something in common beyond naming them: a
+ * name, number or date, or a word of what they say ("lives in Paris" and "home is in Paris";
+ * "allergic to cats" and "an allergy to cats"). "Our dog Rex is a beagle." and "Our dog Rex sleeps
+ * in the kitchen now." name one dog (USE-lite: cosine 0.8) and say two things of it.
+ */
+export function sharesSubstance(a: { text: string; keys: readonly string[] }, b: { text: string; keys: readonly string[] }): boolean {
+  const keys = [...a.keys, ...b.keys];
+  const keyWords = new Set(rankingWords(keys.join(' ')));
+  const said = (text: string): Set<string> => new Set([...specificsOf(text, keys), ...frameOf(text, keys)].filter((word) => !keyWords.has(word)));
+  const saidByB = said(b.text);
+  return [...said(a.text)].some((word) => saidByB.has(word));
 }
 
 /** What a fact is about, as said (explicit) or derived from its words. */
@@ -92,7 +106,19 @@ function withoutNegatedClauses(text: string): string {
 
 /** The words of the values a correction says are no longer so ("salsa", "dancing" in "…, not salsa dancing"). */
 function negatedWords(text: string): string[] {
-  return [...text.matchAll(NEGATED_CLAUSE)].flatMap((match) => rankingWords(match[1]!));
+  return [...text.matchAll(NEGATED_CLAUSE)].flatMap((match) => rankingWords(match[1]!)).filter((word) => !CORRECTION_WORDS.has(word));
+}
+
+/**
+ * Whether a fact states what a correction names as replaced: a name, number or date of it, or more
+ * than half its words. Half is too little to retire a fact on: "I no longer drive to work" names
+ * "work" of "I work as a nurse".
+ */
+function statesNegated(fact: FactRecord, negated: readonly string[], correction: FactRecord): boolean {
+  const words = new Set(rankingWords(fact.text));
+  const specifics = specificsOf(correction.text, correction.keys);
+  const named = negated.filter((word) => words.has(word));
+  return named.some((word) => specifics.has(word)) || named.length * 2 > negated.length;
 }
 
 /**
@@ -111,7 +137,8 @@ export function namesReplacedSpecific(fact: Pick<FactRecord, 'text' | 'keys'>): 
  * the correction naming the old value ("…, not Paris") does not count as the correction saying it.
  */
 function oldValueWords(corrected: FactRecord, correction: FactRecord): string[] {
-  const kept = new Set(rankingWords(withoutNegatedClauses(correction.text)));
+  // Nor do the entity's keys: "dog" is no value of "Our dog Rex is a beagle." (keys rex, dog).
+  const kept = new Set([...rankingWords(withoutNegatedClauses(correction.text)), ...rankingWords([...corrected.keys, ...correction.keys].join(' '))]);
   return rankingWords(corrected.text).filter((word) => !kept.has(word) && !CORRECTION_WORDS.has(word));
 }
 
@@ -137,36 +164,60 @@ function namesWords(fact: FactRecord, value: readonly string[]): boolean {
   return value.filter((word) => words.has(word)).length * 2 >= value.length;
 }
 
+/** The cosine similarities a correction is read by (calibration.ts). */
+export interface CorrectionThresholds {
+  /** At or above: the closest fact is corrected on its similarity alone. */
+  supersede: number;
+  /** At or above: a fact says what the correction names as replaced, in other words. */
+  restatement: number;
+}
+
 /**
- * The ids a correction retires among `related`: active facts sharing a key with it, stated before
- * it, best cosine first. `threshold` is the cosine at or above which the closest one is corrected
- * on its similarity alone.
+ * The ids a correction retires among `related`: active facts stated before it, best cosine first.
  */
-export function correctedFacts(correction: FactRecord, related: readonly ScoredFact[], threshold: number): string[] {
+export function correctedFacts(correction: FactRecord, related: readonly ScoredFact[], thresholds: CorrectionThresholds): string[] {
   const own = attributeOf(correction);
   const eligible = related
     .map((hit) => ({ ...hit, attribute: attributeOf(hit.fact) }))
     .filter((hit) => !explicitlyDifferent(own, hit.attribute));
   if (eligible.length === 0) return [];
-  const negated = negatedWords(correction.text);
-  // Said to be the same attribute, or named as the value replaced: corrected whatever their similarity.
-  const named = eligible.filter((hit) => explicitlySame(own, hit.attribute) || (negated.length > 0 && namesWords(hit.fact, negated)));
   const values = specificsOf(correction.text, correction.keys);
   const replacesValue = (fact: FactRecord): boolean => values.size > 0 && [...specificsOf(fact.text, fact.keys)].some((word) => !values.has(word));
   const fit = (hit: (typeof eligible)[number]): number =>
     hit.score + FRAME_WEIGHT * jaccard(own.frame, hit.attribute.frame) + (replacesValue(hit.fact) ? VALUE_WEIGHT : 0) + (sharesKey(hit.fact.keys, correction.keys) ? KEY_WEIGHT : 0);
+  const negated = negatedWords(correction.text);
+  // Said to be the same attribute: corrected whatever their similarity. Named as the value replaced:
+  // corrected when about as close as a correction sits to what it corrects, since a name also
+  // turns up in facts about something else ("…dog is called Pixel, not Olive" beside "On a trip to
+  // Oslo the user went to a food market with Olive.").
+  const named = eligible.filter(
+    (hit) => explicitlySame(own, hit.attribute) || (negated.length > 0 && statesNegated(hit.fact, negated, correction) && fit(hit) >= thresholds.supersede),
+  );
   // A statement not worded or tagged as a correction corrects only the facts it names as replaced.
   if (named.length === 0 && !readsAsCorrection(correction)) return [];
-  const closest = (named.length > 0 ? named : eligible).reduce((best, hit) => (fit(hit) > fit(best) ? hit : best));
-  if (named.length === 0 && fit(closest) < threshold) return [];
+  // An episode is one occasion: a correction of it names what it got wrong, and one that names
+  // nothing of it is about something else however close it sits ("…stopped the piano lessons" and
+  // "…went to a jazz concert").
+  const unnamed = eligible.filter((hit) => hit.fact.tag !== 'EPISODE');
+  if (named.length === 0 && unnamed.length === 0) return [];
+  const closest = (named.length > 0 ? named : unnamed).reduce((best, hit) => (fit(hit) > fit(best) ? hit : best));
+  if (named.length === 0 && fit(closest) < thresholds.supersede) return [];
+  // A correction that says which value it ends ("…no longer drives to work") and finds no fact
+  // naming it ends something never stored, unless a fact says it in other words: a fact merely
+  // close ("…works as a nurse", cosine 0.51 on USE-lite) is about something else.
+  if (named.length === 0 && negated.length > 0 && closest.score < thresholds.restatement) return [];
   const specifics = oldSpecifics(closest.fact, correction);
   const restatesOldValue =
     specifics.length > 0 ? (fact: FactRecord) => mentionsAll(fact.text, specifics) : (fact: FactRecord) => namesWords(fact, oldValueWords(closest.fact, correction));
+  // The closest fact says what kind of thing is corrected: "The user lives in Dublin, not Porto."
+  // corrects where the user lives, not the trips to Porto it also names.
+  const ofItsKind = (hit: (typeof eligible)[number]): boolean => hit.fact.tag !== 'EPISODE' || closest.fact.tag === 'EPISODE';
   // Found by words, so only among the facts about what the corrected fact is about.
   const aboutIt = (hit: (typeof eligible)[number]): boolean =>
-    (hit.fact.tag !== 'EPISODE' || closest.fact.tag === 'EPISODE') &&
-    (sharesKey(hit.fact.keys, correction.keys) || sharesKey(hit.fact.keys, closest.fact.keys) || explicitlySame(own, hit.attribute));
-  return eligible.filter((hit) => hit === closest || named.includes(hit) || (aboutIt(hit) && restatesOldValue(hit.fact))).map(({ fact }) => fact.id);
+    sharesKey(hit.fact.keys, correction.keys) || sharesKey(hit.fact.keys, closest.fact.keys) || explicitlySame(own, hit.attribute);
+  return eligible
+    .filter((hit) => hit === closest || (ofItsKind(hit) && (named.includes(hit) || (aboutIt(hit) && restatesOldValue(hit.fact)))))
+    .map(({ fact }) => fact.id);
 }
 
 /**
