@@ -43,10 +43,14 @@ export const FLAKY_MCP_SERVER = join(REPO_ROOT, 'test', 'tools', 'mcp', 'fixture
  */
 export function waitingRoom(folder: string): string {
   const file = join(folder, 'waiting-room.yaml');
+  writeFileSync(file, waitingRoomYaml());
+  return file;
+}
+
+/** The waiting room's syndicate file, as text. */
+export function waitingRoomYaml(): string {
   const server = FLAKY_MCP_SERVER;
-  writeFileSync(
-    file,
-    `syndicate_name: "Waiting Room"
+  return `syndicate_name: "Waiting Room"
 memory_system: "session-only"
 orchestrator:
   name: "Receptionist"
@@ -59,7 +63,5 @@ orchestrator:
     - { match: "wait", tool_calls: [{ tool: flaky_hang, args: {} }], repeat: true }
     - { match: "offsite", tool_calls: [{ tool: ask_user, args: { question: "Which city should the offsite be in?" } }], repeat: true }
     - { match: "lisbon", reply: "Lisbon booked.", repeat: true }
-`,
-  );
-  return file;
+`;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TurnEvent } from '../../../core/events.js';
 import { SESSION_TITLE_LENGTH } from '../../../store/sessionTitle.js';
-import type { ListedSession, ListSessionsOptions, SessionCursor, SessionRecord, Store } from '../../../store/store.js';
+import type { ListedSession, ListSessionsOptions, SessionCursor, SessionRecord, Store, TurnOutcome } from '../../../store/store.js';
 import { hasRole, type ApiCaller } from '../../caller.js';
 import type { SyndicateRegistry } from '../../context.js';
 import { opaqueCursor } from '../../http/cursor.js';
@@ -22,8 +22,19 @@ const sessionSchema = z.object({
   eventCount: z.number().int().describe('Also the seq of the last event'),
 });
 
+const outcomes = ['completed', 'failed', 'cancelled', 'input-required', 'interrupted'] as const satisfies readonly TurnOutcome[];
+
 const listedSchema = sessionSchema.extend({
   title: z.string().nullable().describe(`The session's first message (its first turn's input), up to ${SESSION_TITLE_LENGTH} characters; null when its first event started no turn`),
+  lastTurn: z
+    .object({
+      outcome: z
+        .enum(outcomes)
+        .describe("Its turn-end's status, except `interrupted`: the server shut down before the turn finished within its grace period, and cancelled it (a message to the session goes on from there)"),
+      endedAt: z.number().int().describe('Milliseconds since the epoch'),
+    })
+    .nullable()
+    .describe('How the last turn that has ended ended (a later one may be running); null while no turn has ended'),
 });
 
 // A page ends at its last session: when it was updated, and its id.
@@ -37,7 +48,7 @@ function sessionOf(record: SessionRecord): z.infer<typeof sessionSchema> {
 }
 
 function listedOf(record: ListedSession): z.infer<typeof listedSchema> {
-  return { ...sessionOf(record), title: record.title };
+  return { ...sessionOf(record), title: record.title, lastTurn: record.lastTurn };
 }
 
 function notFound(id: string) {
