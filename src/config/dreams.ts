@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cronSchema, timeZoneSchema } from './cron.js';
+import { cronSchema, firingsWithinAnHour, timeZoneSchema } from './cron.js';
 import { parseDuration, DURATION_FORMAT } from './duration.js';
 import { isRecord, type Problem } from './problem.js';
 import { MEMORY_TOOLS } from './memoryTools.js';
@@ -10,8 +10,29 @@ import { MEMORY_TOOLS } from './memoryTools.js';
 // tools/builtin/askUser.ts names it; config sits below tools/, so the name is written out.
 const ASK_USER_TOOL = 'ask_user';
 
-/** At least an hour apart: a dream reads every session since the last one, so a tighter loop only repeats itself. */
+/**
+ * At least an hour apart: a dream reads every session since the last one, so a tighter loop only
+ * repeats itself at the price of a model call per silo each time. An hour, so a cron dream meets it
+ * exactly when it fires at most once an hour (firingsWithinAnHour).
+ */
 export const MIN_DREAM_INTERVAL_MS = 3_600_000;
+
+const DREAM_CRON_EXAMPLE = '"0 3 * * *" for 03:00 every day';
+
+/** `HH:MM:SS` of a firing, in UTC, as the too-frequent cron's error quotes it. */
+const timeOfDay = (at: Date): string => at.toISOString().slice(11, 19);
+
+const dreamCronSchema = cronSchema(DREAM_CRON_EXAMPLE).superRefine((pattern, ctx) => {
+  const pair = firingsWithinAnHour(pattern);
+  if (!pair) return;
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      `"${pattern}" fires more than once an hour (at ${timeOfDay(pair[0])} and ${timeOfDay(pair[1])} UTC, for one), ` +
+      'and dreams are at least 1h apart since each reflects on every session since the last one: ' +
+      `give one value for the minute (and the second, with six fields), e.g. ${DREAM_CRON_EXAMPLE}`,
+  });
+});
 
 export const dreamsSchema = z
   .object({
@@ -24,7 +45,7 @@ export const dreamsSchema = z
         return ms ?? 0;
       })
       .optional(),
-    cron: cronSchema('"0 3 * * *" for 03:00 every day').optional(),
+    cron: dreamCronSchema.optional(),
     timezone: timeZoneSchema.optional(),
     /** The agent that dreams: its model and instruction, with the restricted tool set below. */
     agent: z.string().min(1),

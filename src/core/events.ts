@@ -78,7 +78,8 @@ export type TurnEventBody =
   /** One per model call, whatever its outcome: the source of the usage ledger and model spans. */
   | ({ type: 'usage'; provider: string; model: string; latencyMs: number; outcome: ModelCallOutcome } & UsageFigures & ModelCallDetails)
   | { type: 'error'; message: string; code: string }
-  | { type: 'turn-end'; status: TurnStatus; output: string; error?: string };
+  /** `interrupted`: a cancelled turn the server's shutdown stopped (its grace period ran out); the session can go on. */
+  | { type: 'turn-end'; status: TurnStatus; output: string; error?: string; interrupted?: true };
 
 export type TurnEventType = TurnEventBody['type'];
 

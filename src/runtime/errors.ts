@@ -12,6 +12,13 @@ export type TurnErrorCode = 'max_steps' | 'output_schema' | 'deadline' | 'store_
  */
 export class CancelReason extends Error {
   override readonly name = 'CancelReason';
+  constructor(
+    message: string,
+    /** The server is shutting down: the turn-end says `interrupted`, so a client can tell it from a cancel someone asked for. */
+    readonly shutdown = false,
+  ) {
+    super(message);
+  }
 }
 
 export class TurnError extends Error {

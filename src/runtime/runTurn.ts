@@ -147,6 +147,7 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
   let status: TurnStatus = 'completed';
   let output = '';
   let failure: string | undefined;
+  let interrupted = false;
   try {
     // A session this process has cached is not read first: its first batch opens it (one round
     // trip on PostgreSQL), and the seq that batch gets says whether the cache is still current.
@@ -178,6 +179,7 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
       const cancelled = signal.aborted && deadline === undefined;
       status = cancelled ? 'cancelled' : 'failed';
       failure = cancelled ? cancelledMessage(signal) : errorMessage(error);
+      interrupted = cancelled && signal.reason instanceof CancelReason && signal.reason.shutdown;
       const code = cancelled ? 'cancelled' : error instanceof TurnError ? error.code : error instanceof ModelConfigError ? 'model_config' : 'model_error';
       turn.emit(root.name, 0, { type: 'error', message: failure, code });
     }
@@ -189,7 +191,7 @@ async function executeTurn(syndicate: CompiledSyndicate, options: RunTurnOptions
   const clearNotes = persist && sessionTurnEnded(store, sessionId);
   // turn-end is stored with the last batch but shown only after that batch commits, so a
   // listener never sees a turn as finished that the store does not have.
-  const turnEnd = stamp(root.name, 0, { type: 'turn-end', status, output, ...(failure ? { error: failure } : {}) });
+  const turnEnd = stamp(root.name, 0, { type: 'turn-end', status, output, ...(failure ? { error: failure } : {}), ...(interrupted ? { interrupted: true } : {}) });
   writes?.add(turnEnd);
   try {
     await writes?.commit({ clearNotes });

@@ -20,9 +20,29 @@ export interface SessionRecord {
   eventCount: number;
 }
 
-/** A session as listSessions gives it: with its title (store/sessionTitle.ts), null while it has none. */
+/** How a turn ended: its turn-end's status, or `interrupted` for a cancelled turn the server's shutdown stopped. */
+export type TurnOutcome = TurnStatus | 'interrupted';
+
+/** A session's last turn that has ended: how, and when its turn-end was appended. */
+export interface LastTurn {
+  outcome: TurnOutcome;
+  endedAt: number;
+}
+
+/**
+ * A session as listSessions gives it: with its title (store/sessionTitle.ts), null while it has
+ * none, and its last turn that has ended, null while none has.
+ */
 export interface ListedSession extends SessionRecord {
   title: string | null;
+  lastTurn: LastTurn | null;
+}
+
+/** A listed session's row as both stores select it: its last turn as two columns, null when no turn has ended. */
+export type ListedRow = SessionRecord & { title: string | null; lastOutcome: TurnOutcome | null; lastEndedAt: number | null };
+
+export function listedSession({ lastOutcome, lastEndedAt, ...session }: ListedRow): ListedSession {
+  return { ...session, lastTurn: lastOutcome === null ? null : { outcome: lastOutcome, endedAt: lastEndedAt! } };
 }
 
 export interface StoredEvent {

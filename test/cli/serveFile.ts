@@ -7,8 +7,11 @@ import { REPO_ROOT, startCli, tempDir, type LiveCli } from './cli.js';
 // each in a home of its own; every one still running is killed, and its home removed, after each test.
 // And the waiting room, a syndicate whose turns wait as long as a test needs.
 
-/** Starts `serve <file> --db <db>` with `yaml` as the file; resolves once the server listens. */
-export function useServedFiles(fileName: string, yaml: string): (db: string) => Promise<LiveCli> {
+/**
+ * Starts `serve <file> --db <db>` with the call's `content` as the file, or else `yaml` (a file that
+ * must be written when the server starts gives none); resolves once the server listens.
+ */
+export function useServedFiles(fileName: string, yaml?: string): (db: string, content?: string) => Promise<LiveCli> {
   const live: LiveCli[] = [];
   const homes: Array<{ remove(): void }> = [];
   afterEach(async () => {
@@ -18,11 +21,12 @@ export function useServedFiles(fileName: string, yaml: string): (db: string) => 
     }
     for (const home of homes.splice(0)) home.remove();
   });
-  return async (db) => {
+  return async (db, content = yaml) => {
+    if (content === undefined) throw new Error(`no content for ${fileName}: pass it to useServedFiles or to this call`);
     const home = tempDir('serve-file');
     homes.push(home);
     const file = join(home.path, fileName);
-    writeFileSync(file, yaml);
+    writeFileSync(file, content);
     const cli = startCli(['serve', file, '--offline', '--port', '0', '--db', db], { home: home.path });
     live.push(cli);
     await cli.waitForStdout('MCP:');
@@ -39,10 +43,14 @@ export const FLAKY_MCP_SERVER = join(REPO_ROOT, 'test', 'tools', 'mcp', 'fixture
  */
 export function waitingRoom(folder: string): string {
   const file = join(folder, 'waiting-room.yaml');
+  writeFileSync(file, waitingRoomYaml());
+  return file;
+}
+
+/** The waiting room's syndicate file, as text. */
+export function waitingRoomYaml(): string {
   const server = FLAKY_MCP_SERVER;
-  writeFileSync(
-    file,
-    `syndicate_name: "Waiting Room"
+  return `syndicate_name: "Waiting Room"
 memory_system: "session-only"
 orchestrator:
   name: "Receptionist"
@@ -55,7 +63,5 @@ orchestrator:
     - { match: "wait", tool_calls: [{ tool: flaky_hang, args: {} }], repeat: true }
     - { match: "offsite", tool_calls: [{ tool: ask_user, args: { question: "Which city should the offsite be in?" } }], repeat: true }
     - { match: "lisbon", reply: "Lisbon booked.", repeat: true }
-`,
-  );
-  return file;
+`;
 }

@@ -23,6 +23,33 @@ describe('dreams in a syndicate file', () => {
     expect(issues).toMatchObject([{ path: 'dreams.cron', line: 4, column: 9, message: expect.stringContaining('(e.g. "0 3 * * *" for 03:00 every day)') }]);
   });
 
+  it('refuses a cron dream that fires every second, saying what it was given, the minimum, and how to fix it', () => {
+    const issues = issuesOf(fileWith(['  cron: "* * * * * *"', '  agent: Boss']));
+
+    expect(issues).toMatchObject([{ path: 'dreams.cron', line: 4, column: 9 }]);
+    expect(issues[0]!.message).toBe(
+      '"* * * * * *" fires more than once an hour (at 00:00:00 and 00:00:01 UTC, for one), and dreams are at least 1h apart since each reflects on every session since the last one: give one value for the minute (and the second, with six fields), e.g. "0 3 * * *" for 03:00 every day',
+    );
+  });
+
+  it('refuses a five-field cron dream that fires every minute', () => {
+    const issues = issuesOf(fileWith(['  cron: "* * * * *"', '  agent: Boss']));
+
+    expect(issues).toMatchObject([{ path: 'dreams.cron', message: expect.stringContaining('"* * * * *" fires more than once an hour (at 00:00:00 and 00:01:00 UTC') }]);
+  });
+
+  it('refuses a cron dream that fires twice in one hour, however far apart in it', () => {
+    const issues = issuesOf(fileWith(['  cron: "0,59 3 * * *"', '  agent: Boss']));
+
+    expect(issues).toMatchObject([{ path: 'dreams.cron', message: expect.stringContaining('at 03:00:00 and 03:59:00 UTC') }]);
+  });
+
+  it('loads a cron dream that fires once every hour, the minimum', () => {
+    const definition = loadSyndicate(fileWith(['  cron: "30 * * * *"', '  timezone: Asia/Kolkata', '  agent: Helper']));
+
+    expect(definition.dreams).toMatchObject({ cron: '30 * * * *' });
+  });
+
   it('refuses an unknown time zone, naming the format', () => {
     const issues = issuesOf(fileWith(['  cron: "0 3 * * *"', '  timezone: Mars/Olympus', '  agent: Boss']));
 

@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoInternals, problemOf, startHostileServer, type HostileServer } from './hostileFixture.js';
+import { describe, expect, it } from 'vitest';
+import { expectNoInternals, problemOf, useHostileServer } from './hostileFixture.js';
 
 // A studio session cookie that is not percent-encoding is no cookie this server set: the request
 // has no credentials (401 in each face's shape), rather than a 500 or express's error page.
 
-let s: HostileServer;
-
-beforeAll(async () => {
-  s = await startHostileServer();
-}, 60_000);
-
-afterAll(async () => {
-  await s.close();
-});
+const s = useHostileServer();
 
 const cookie = { cookie: 'syndicate_session=%ff%' };
 

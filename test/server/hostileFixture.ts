@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { mintApiKey } from '../../src/server/auth/apiKey.js';
 import { createAuth } from '../../src/server/auth/createAuth.js';
 import { createTurnService } from '../../src/server/turns/turnService.js';
@@ -21,7 +21,7 @@ export interface HostileServer {
   close(): Promise<void>;
 }
 
-export async function startHostileServer(): Promise<HostileServer> {
+async function startHostileServer(): Promise<HostileServer> {
   let store!: Store;
   const t = await startTestServer(['council.yaml'], {
     auth: async (platform) => {
@@ -42,6 +42,21 @@ export async function startHostileServer(): Promise<HostileServer> {
     sessionIds: async () => (await store.listSessions({ limit: 1_000 })).map((session) => session.id),
     close: async () => void (await t.server.close({ graceMs: 0 })),
   };
+}
+
+/**
+ * The file's hostile server: started before its first test, closed after its last. The object is
+ * filled in when the server has started, so a test reads it as it is (s.post, s.t.server.url).
+ */
+export function useHostileServer(): HostileServer {
+  const server = {} as HostileServer;
+  beforeAll(async () => {
+    Object.assign(server, await startHostileServer());
+  }, 60_000);
+  afterAll(async () => {
+    await server.close();
+  });
+  return server;
 }
 
 export type Problem = { status: number; detail: string; errors?: Array<{ pointer: string }> };

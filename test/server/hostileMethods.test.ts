@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { problemOf, startHostileServer, type HostileServer } from './hostileFixture.js';
+import { describe, expect, it } from 'vitest';
+import { problemOf, useHostileServer } from './hostileFixture.js';
 
 // A path the API has, asked with a method it does not take, is a 405 whose Allow header names the
 // methods it does take (RFC 9110), not the 404 of a path that does not exist; OPTIONS answers them.
 
-let s: HostileServer;
-
-beforeAll(async () => {
-  s = await startHostileServer();
-}, 60_000);
-
-afterAll(async () => {
-  await s.close();
-});
+const s = useHostileServer();
 
 describe('methods an API path does not take', () => {
   it('PUT on a path that only lists is a 405 whose Allow header names GET', async () => {

@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { problemOf, startHostileServer, type HostileServer } from './hostileFixture.js';
+import { describe, expect, it } from 'vitest';
+import { problemOf, useHostileServer } from './hostileFixture.js';
 
 // The session a client names (POST /turns' sessionId, an AI SDK chat id, an AG-UI thread id) comes
 // back in the X-Session-Id header, which carries only printable ASCII: any other id is a 400
 // before its turn starts, not a 500 once the turn has run and stored the session.
 
-let s: HostileServer;
-
-beforeAll(async () => {
-  s = await startHostileServer();
-}, 60_000);
-
-afterAll(async () => {
-  await s.close();
-});
+const s = useHostileServer();
 
 describe('session ids a client names', () => {
   it('a sessionId in another script is refused with a 400 before its turn starts, not a 500 after', async () => {

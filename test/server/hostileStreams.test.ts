@@ -1,21 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { auth, followSession, postTurn, readAll, readOwnEvents, readUntil, startTurnServer, type TurnServer } from './turns/harness.js';
+import { describe, expect, it } from 'vitest';
+import { auth, followSession, postTurn, readAll, readOwnEvents, readUntil, useTurnServer } from './turns/harness.js';
 import { council, waiter } from './turns/fixtures.js';
 
 // A hostile client's Last-Event-ID: a seq past every event the session has is no id the server
 // gave out, and is ignored like a malformed one (the stream starts at the beginning of the turn)
 // rather than skipping the turn, or, on a follow, every later turn. Real server, real store.
 
-let server: TurnServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(...syndicates: Parameters<typeof startTurnServer>[0]): Promise<TurnServer> {
-  server = await startTurnServer(syndicates);
-  return server;
-}
+const start = useTurnServer();
 
 const sessionOf = (response: Response): string => response.headers.get('x-session-id')!;
 

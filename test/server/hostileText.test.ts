@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { problemOf, startHostileServer, type HostileServer } from './hostileFixture.js';
+import { describe, expect, it } from 'vitest';
+import { problemOf, useHostileServer } from './hostileFixture.js';
 
 // Text no store keeps as sent: a NUL (PostgreSQL refuses it in text) or half of a UTF-16
 // surrogate pair (SQLite stores U+FFFD instead, so two ids could become one). Anywhere in a
 // request the API validates, it is a 400 naming where it is, and nothing is stored.
 
-let s: HostileServer;
-
-beforeAll(async () => {
-  s = await startHostileServer();
-}, 60_000);
-
-afterAll(async () => {
-  await s.close();
-});
+const s = useHostileServer();
 
 describe('text no store keeps as sent', () => {
   it('a sessionId holding a NUL is refused with a 400 naming the field, and no session is stored', async () => {

@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoInternals, problemOf, startHostileServer, type HostileServer } from './hostileFixture.js';
+import { describe, expect, it } from 'vitest';
+import { expectNoInternals, problemOf, useHostileServer } from './hostileFixture.js';
 
 // Requests no handler answers (a path no face has, an error the router raises before any handler
 // runs) get an error in the face's own shape, never express's HTML page, which outside production
 // shows the stack trace and the server's file paths.
 
-let s: HostileServer;
-
-beforeAll(async () => {
-  s = await startHostileServer();
-}, 60_000);
-
-afterAll(async () => {
-  await s.close();
-});
+const s = useHostileServer();
 
 describe('requests no handler answers', () => {
   it("a malformed percent-escape in an A2A REST task id is a 400 in A2A's error shape, without a stack trace or file path", async () => {

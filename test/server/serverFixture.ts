@@ -65,13 +65,15 @@ export interface TestServerOptions {
   turns?: (context: ServerContext) => Promise<TurnService>;
   /** Time allowed to receive a whole request; startServer's default by default. */
   requestTimeoutMs?: number;
+  /** The SQLite file of the store: another server's, to read what it left; a new one in the folder by default. */
+  store?: string;
 }
 
 export async function startTestServer(examples: string[] = ['council.yaml', 'triage.yaml'], options: TestServerOptions = {}): Promise<TestServer> {
   const folder = scratchDir('server');
   for (const name of examples) copyFileSync(join(EXAMPLES, name), join(folder, name));
   for (const [name, yaml] of Object.entries(options.files ?? {})) writeFileSync(join(folder, name), yaml);
-  const platform = await createPlatform({ store: join(folder, 'syndicate.db'), env: {} });
+  const platform = await createPlatform({ store: options.store ?? join(folder, 'syndicate.db'), env: {} });
   const warnings: string[] = [];
   const warn = (message: string) => void warnings.push(message);
   const registry = loadSyndicates([folder], { platform, warn, offline: true, debounceMs: 20 });

@@ -44,8 +44,27 @@ describe('GET /sessions', () => {
     expect(body.sessions.map((s) => s.id).sort()).toStrictEqual(['api:alice:one', 'api:alice:two']);
   });
 
-  it("ignores a member's user filter: it never shows another user's sessions", async () => {
-    const body = (await (await t.api('/sessions?user=bob')).json()) as Listed;
+  it("refuses a member's filter by another user with a 403 saying only admins filter by other users", async () => {
+    const response = await t.api('/sessions?user=bob');
+
+    expect(response.status).toBe(403);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    expect(((await response.json()) as { detail: string }).detail).toContain("only admins list another user's sessions");
+  });
+
+  it('answers a filter by a user who does not exist exactly as one by a user who does', async () => {
+    const existing = (await (await t.api('/sessions?user=bob')).json()) as { detail: string };
+    const missing = (await (await t.api('/sessions?user=nobody-at-all')).json()) as { detail: string };
+
+    expect(missing).toStrictEqual(existing);
+  });
+
+  it("refuses a viewer's filter by another user too", async () => {
+    expect((await t.api('/sessions?user=alice', { key: 'vera-key' })).status).toBe(403);
+  });
+
+  it('lets a member filter by their own user id', async () => {
+    const body = (await (await t.api('/sessions?user=alice')).json()) as Listed;
     expect(body.sessions.map((s) => s.id).sort()).toStrictEqual(['api:alice:one', 'api:alice:two']);
   });
 
@@ -87,6 +106,12 @@ describe('GET /sessions', () => {
     const document = (await (await t.api('/openapi.json')).json()) as { paths: Record<string, { get: { parameters: Array<{ name: string; in: string; schema: { maxLength?: number } }> } }> };
 
     expect(document.paths['/sessions']!.get.parameters.find((parameter) => parameter.name === 'q')).toMatchObject({ in: 'query', schema: { maxLength: 200 } });
+  });
+
+  it('says in the OpenAPI document that only admins filter by other users', async () => {
+    const document = (await (await t.api('/openapi.json')).json()) as { paths: Record<string, { get: { parameters: Array<{ name: string; description?: string }> } }> };
+
+    expect(document.paths['/sessions']!.get.parameters.find((parameter) => parameter.name === 'user')?.description).toContain('Only admins filter by other users');
   });
 
   it('filters by syndicate id', async () => {

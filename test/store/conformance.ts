@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TurnEvent } from '../../src/core/events.js';
+import type { TurnEvent, TurnEventOf } from '../../src/core/events.js';
 import { SESSION_TITLE_LENGTH } from '../../src/store/sessionTitle.js';
 import type { Store, UsageRow } from '../../src/store/store.js';
 
@@ -19,6 +19,10 @@ function messageEvent(text: string, turnId = 'turn-1'): TurnEvent {
 
 function turnStart(input: string, turnId = 'turn-1'): TurnEvent {
   return { type: 'turn-start', syndicate: 'council', input, turnId, agent: 'orchestrator', at: 1_700_000_000_000, depth: 0 };
+}
+
+function turnEnd(end: Partial<TurnEventOf<'turn-end'>>, turnId = 'turn-1'): TurnEvent {
+  return { type: 'turn-end', status: 'completed', output: '', ...end, turnId, agent: 'orchestrator', at: 1_700_000_000_000, depth: 0 };
 }
 
 /** The title the session has in a list of sessions. */
@@ -270,7 +274,37 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       await store.appendEvents(first, messages(1));
       const listed = await store.listSessions({ syndicate });
       expect(listed.map((session) => session.id)).toStrictEqual([first, third, second]);
-      expect(listed[0]).toStrictEqual({ ...(await store.getSession(first)), title: null });
+      expect(listed[0]).toStrictEqual({ ...(await store.getSession(first)), title: null, lastTurn: null });
+    });
+
+    it('lists a session with how its last ended turn ended and when, while a later turn runs', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+      await store.appendEvents(id, [turnStart('first'), turnEnd({ status: 'failed', error: 'the model failed' })]);
+      const endedAt = (await store.getSession(id))!.updatedAt;
+      await nextMillisecond();
+
+      await store.appendEvents(id, [turnStart('second', 'turn-2'), messageEvent('still going', 'turn-2')]);
+
+      expect((await store.listSessions({ idPrefix: id }))[0]!.lastTurn).toStrictEqual({ outcome: 'failed', endedAt });
+    });
+
+    it('lists a session whose last turn the server shutdown cancelled as interrupted', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+
+      await store.appendEvents(id, [turnStart('long one'), turnEnd({ status: 'cancelled', error: 'the turn was cancelled: interrupted: the server shut down', interrupted: true })]);
+
+      expect((await store.listSessions({ idPrefix: id }))[0]!.lastTurn?.outcome).toBe('interrupted');
+    });
+
+    it('lists a session whose last turn someone cancelled as cancelled', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+
+      await store.appendEvents(id, [turnStart('long one'), turnEnd({ status: 'cancelled', error: 'the turn was cancelled' })]);
+
+      expect((await store.listSessions({ idPrefix: id }))[0]!.lastTurn?.outcome).toBe('cancelled');
     });
 
     it("lists a session titled by its first turn's input", async () => {

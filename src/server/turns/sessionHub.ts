@@ -96,7 +96,7 @@ export function createSessionHub(warn: (message: string) => void): SessionHub {
       await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);
       const left = turns.filter((turn) => !turn.isEnded());
-      const shutDown = new CancelReason(`interrupted: the server shut down, and the turn did not finish within the ${formatDuration(graceMs)} grace period`);
+      const shutDown = new CancelReason(`interrupted: the server shut down, and the turn did not finish within the ${formatDuration(graceMs)} grace period`, true);
       for (const turn of left) turn.controller.abort(shutDown);
       await all;
       return { finished: turns.length - left.length, interrupted: left.length };

@@ -1,5 +1,5 @@
 import type { TurnEvent } from '../../core/events.js';
-import { containsPattern, prefixEnd, type AppendOptions, type ListedSession, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
+import { containsPattern, listedSession, prefixEnd, type AppendOptions, type ListedRow, type ListedSession, type ListSessionsOptions, type ReadEventsOptions, type SessionRecord, type Store, type StoredEvent, type UsageQuery, type UsageRow } from '../store.js';
 import { createAppendGroups, type AppendBatch } from './appendGroups.js';
 import { createDb, type Db, type PostgresStoreOptions, type PreparedSql } from './connection.js';
 import { createPostgresDocuments } from './documents.js';
@@ -135,15 +135,27 @@ function sessionStore(db: Db, appendsInFlight: number) {
     getSession,
     async listSessions({ syndicate, idPrefix, limit, after, query }: ListSessionsOptions = {}): Promise<ListedSession[]> {
       // The id range (not LIKE, whose pattern would need escaping) is a scan of the C-collated id index.
-      return db.read<ListedSession>(
-        `SELECT ${SESSION_COLUMNS}, title FROM sessions
-         WHERE ($1::text IS NULL OR syndicate = $1)
-           AND ($3::text IS NULL OR (id >= $3 AND id < $4))
-           AND ($5::bigint IS NULL OR updated_at < $5 OR (updated_at = $5 AND id > $6))
-           AND ($7::text IS NULL OR title ILIKE $7 OR id ILIKE $7)
-         ORDER BY updated_at DESC, id LIMIT $2`,
+      // Each of the page's sessions then gets how its last ended turn ended: its last turn-end,
+      // found backwards through its events from the end.
+      const rows = await db.read<ListedRow>(
+        `SELECT page.id, page.syndicate, page."createdAt", page."updatedAt", page."eventCount", page.title,
+                CASE WHEN ended.payload::json ->> 'interrupted' = 'true' THEN 'interrupted' ELSE ended.payload::json ->> 'status' END AS "lastOutcome",
+                ended.appended_at AS "lastEndedAt"
+         FROM (
+           SELECT number, ${SESSION_COLUMNS}, title FROM sessions
+           WHERE ($1::text IS NULL OR syndicate = $1)
+             AND ($3::text IS NULL OR (id >= $3 AND id < $4))
+             AND ($5::bigint IS NULL OR updated_at < $5 OR (updated_at = $5 AND id > $6))
+             AND ($7::text IS NULL OR title ILIKE $7 OR id ILIKE $7)
+           ORDER BY updated_at DESC, id LIMIT $2
+         ) AS page
+         LEFT JOIN LATERAL (
+           SELECT payload, appended_at FROM events WHERE session_number = page.number AND type = 'turn-end' ORDER BY seq DESC LIMIT 1
+         ) AS ended ON true
+         ORDER BY page."updatedAt" DESC, page.id`,
         [syndicate ?? null, limit ?? null, idPrefix || null, idPrefix ? prefixEnd(idPrefix) : null, after?.updatedAt ?? null, after?.id ?? null, query ? containsPattern(query) : null],
       );
+      return rows.map(listedSession);
     },
     async deleteSession(id: string): Promise<boolean> {
       // Notes are keyed by the session id, not its row (notesSchema.ts). Deleting the row waits for

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { containsPattern, prefixEnd, type ListedSession, type ListSessionsOptions, type SessionRecord } from '../store.js';
+import { containsPattern, listedSession, prefixEnd, type ListedRow, type ListedSession, type ListSessionsOptions, type SessionRecord } from '../store.js';
 import { NO_LIMIT } from './connection.js';
 
 // The sessions and events as the database holds them: reading a session, its events and lists of
@@ -19,8 +19,19 @@ const selectSessions = (columns: string): string => `
   FROM sessions AS s
   LEFT JOIN events AS last ON last.session_number = s.number AND last.seq = (${LAST_SEQ})`;
 const SELECT_SESSIONS = selectSessions('');
-// A list's rows carry their titles too.
-const SELECT_LISTED = selectSessions(', s.title');
+// A list's rows carry their titles too, and their numbers to find their last turn's end by.
+const SELECT_LISTED = selectSessions(', s.title, s.number');
+
+// The page's sessions, each with how its last ended turn ended (its last turn-end, found backwards
+// through the session's events from the end), looked up for the page's rows only.
+const withLastTurn = (page: string): string => `
+  SELECT page.id, page.syndicate, page.createdAt, page.updatedAt, page.eventCount, page.title,
+         CASE WHEN ended.payload ->> 'interrupted' THEN 'interrupted' ELSE ended.payload ->> 'status' END AS lastOutcome,
+         ended.appended_at AS lastEndedAt
+  FROM (${page}) AS page
+  LEFT JOIN events AS ended ON ended.session_number = page.number
+    AND ended.seq = (SELECT seq FROM events WHERE session_number = page.number AND type = 'turn-end' ORDER BY seq DESC LIMIT 1)
+  ORDER BY page.updatedAt DESC, page.id`;
 
 export interface SessionRows {
   session(id: string): SessionRecord | undefined;
@@ -52,7 +63,7 @@ export function createSessionRows(db: Database.Database): SessionRows {
 
   // One prepared statement per combination of filters, so each keeps its own plan (the id range
   // scans the sessions' id index; a catch-all `? IS NULL OR` would scan the table).
-  const listStatements = new Map<string, Database.Statement<unknown[], ListedSession>>();
+  const listStatements = new Map<string, Database.Statement<unknown[], ListedRow>>();
   const list = ({ syndicate, idPrefix, limit = NO_LIMIT, after, query }: ListSessionsOptions): ListedSession[] => {
     const where: string[] = [];
     const params: unknown[] = [];
@@ -75,10 +86,10 @@ export function createSessionRows(db: Database.Database): SessionRows {
     let statement = listStatements.get(key);
     if (statement === undefined) {
       const filtered = `${SELECT_LISTED}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
-      statement = db.prepare<unknown[], ListedSession>(`SELECT * FROM (${filtered}) ${page} ORDER BY updatedAt DESC, id LIMIT ?`);
+      statement = db.prepare<unknown[], ListedRow>(withLastTurn(`SELECT * FROM (${filtered}) ${page} ORDER BY updatedAt DESC, id LIMIT ?`));
       listStatements.set(key, statement);
     }
-    return statement.all(...params, limit);
+    return statement.all(...params, limit).map(listedSession);
   };
 
   const deleteOne = db.transaction((id: string): boolean => {

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
@@ -75,6 +76,16 @@ export async function startTurnServer(syndicates: readonly LoadedSyndicate[]): P
       await platform.close();
     },
   };
+}
+
+/** Starts a turn server for the test that calls it (start(...syndicates)), closed once that test ends. */
+export function useTurnServer(): (...syndicates: LoadedSyndicate[]) => Promise<TurnServer> {
+  let server: TurnServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return async (...syndicates) => (server = await startTurnServer(syndicates));
 }
 
 export const auth = (token = 'alice-token'): Record<string, string> => ({ authorization: `Bearer ${token}` });

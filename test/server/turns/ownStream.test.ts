@@ -1,21 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { TurnServer } from './harness.js';
-import { followSession, postTurn, readAll, readOwnEvents, readUntil, startTurnServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { followSession, postTurn, readAll, readOwnEvents, readUntil, useTurnServer } from './harness.js';
 import { ofType } from '../../runtime/fixtures.js';
 import { calculatingCouncil, council, QUESTION, waiter } from './fixtures.js';
 
 // Syndicate's own stream: POST /turns, GET /sessions/:id/stream, POST /sessions/:id/cancel.
 
-let server: TurnServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(...syndicates: Parameters<typeof startTurnServer>[0]): Promise<TurnServer> {
-  server = await startTurnServer(syndicates);
-  return server;
-}
+const start = useTurnServer();
 
 const sessionOf = (response: Response): string => response.headers.get('x-session-id')!;
 

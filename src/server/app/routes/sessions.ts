@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { TurnEvent } from '../../../core/events.js';
 import { SESSION_TITLE_LENGTH } from '../../../store/sessionTitle.js';
-import type { ListedSession, ListSessionsOptions, SessionCursor, SessionRecord, Store } from '../../../store/store.js';
+import type { ListedSession, ListSessionsOptions, SessionCursor, SessionRecord, Store, TurnOutcome } from '../../../store/store.js';
 import { hasRole, type ApiCaller } from '../../caller.js';
 import type { SyndicateRegistry } from '../../context.js';
 import { opaqueCursor } from '../../http/cursor.js';
-import { defineRoute, fail, json, noContent, type AnyRoute } from '../../http/route.js';
+import { defineRoute, fail, json, noContent, type AnyRoute, type Reply } from '../../http/route.js';
 import { maySeeSession, newSessionId, ownedSessionPrefixes } from '../../sessionAccess.js';
 
 // The stored sessions of the caller (an admin: everyone's): list, transcript, delete, fork.
@@ -22,8 +22,19 @@ const sessionSchema = z.object({
   eventCount: z.number().int().describe('Also the seq of the last event'),
 });
 
+const outcomes = ['completed', 'failed', 'cancelled', 'input-required', 'interrupted'] as const satisfies readonly TurnOutcome[];
+
 const listedSchema = sessionSchema.extend({
   title: z.string().nullable().describe(`The session's first message (its first turn's input), up to ${SESSION_TITLE_LENGTH} characters; null when its first event started no turn`),
+  lastTurn: z
+    .object({
+      outcome: z
+        .enum(outcomes)
+        .describe("Its turn-end's status, except `interrupted`: the server shut down before the turn finished within its grace period, and cancelled it (a message to the session goes on from there)"),
+      endedAt: z.number().int().describe('Milliseconds since the epoch'),
+    })
+    .nullable()
+    .describe('How the last turn that has ended ended (a later one may be running); null while no turn has ended'),
 });
 
 // A page ends at its last session: when it was updated, and its id.
@@ -37,7 +48,7 @@ function sessionOf(record: SessionRecord): z.infer<typeof sessionSchema> {
 }
 
 function listedOf(record: ListedSession): z.infer<typeof listedSchema> {
-  return { ...sessionOf(record), title: record.title };
+  return { ...sessionOf(record), title: record.title, lastTurn: record.lastTurn };
 }
 
 function notFound(id: string) {
@@ -48,6 +59,18 @@ function notFound(id: string) {
 function prefixesFor(caller: ApiCaller, user: string | undefined): string[] | undefined {
   if (!hasRole(caller, 'admin')) return ownedSessionPrefixes(caller.userId);
   return user === undefined ? undefined : ownedSessionPrefixes(user);
+}
+
+/**
+ * A member or viewer may name only themselves in `user`. Another id is refused (an ignored filter
+ * would answer a question the client did not ask) with one answer for every id, so it never tells
+ * whether that user exists.
+ */
+function refusedUserFilter(caller: ApiCaller, user: string | undefined): Reply | undefined {
+  if (user === undefined || user === caller.userId || hasRole(caller, 'admin')) return undefined;
+  return fail(403, `only admins list another user's sessions; you are ${caller.role} '${caller.userId}': leave out user, or send user=${caller.userId}`, {
+    errors: [{ pointer: '#/query/user', detail: `not your user id ('${caller.userId}')` }],
+  });
 }
 
 // The store's order: the most recently updated first, then by id.
@@ -69,18 +92,27 @@ export function sessionRoutes(store: () => Promise<Store>, registry: SyndicateRe
       path: '/sessions',
       operationId: 'listSessions',
       summary: 'Your sessions, most recently updated first, a page at a time',
-      description: 'Members see their own sessions (their conversations, and the runs of their scheduled tasks); an admin sees everyone\'s, or one user\'s with `user`.',
+      description: 'Members and viewers see their own sessions (their conversations, and the runs of their scheduled tasks); an admin sees everyone\'s, or one user\'s with `user`.',
       tag: 'Sessions',
       access: 'viewer',
       query: z.object({
         syndicate: z.string().min(1).max(64).optional().describe('A syndicate id'),
-        user: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional().describe('Admins only: that user\'s sessions'),
+        user: z
+          .string()
+          .regex(/^[A-Za-z0-9._-]{1,64}$/)
+          .optional()
+          .describe("Only this user's sessions. Only admins filter by other users: a member or viewer may name only themselves, and any other id is a 403, whether or not that user exists."),
         limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(DEFAULT_PAGE),
         cursor: cursor.schema.optional().describe('nextCursor of the previous page'),
         q: z.string().min(1).max(200).optional().describe('Only the sessions whose title or id contains this text, ignoring case'),
       }),
-      responses: { 200: { description: 'A page of sessions', schema: z.object({ sessions: z.array(listedSchema), nextCursor: z.string().nullable() }) } },
+      responses: {
+        200: { description: 'A page of sessions', schema: z.object({ sessions: z.array(listedSchema), nextCursor: z.string().nullable() }) },
+        403: { description: 'A member or viewer named another user in `user`' },
+      },
       handle: async ({ query, caller }) => {
+        const refused = refusedUserFilter(caller, query.user);
+        if (refused) return refused;
         const syndicate = query.syndicate === undefined ? undefined : (registry.get(query.syndicate)?.current?.name ?? query.syndicate);
         const db = await store();
         // One more than the page says whether there is a next one.
