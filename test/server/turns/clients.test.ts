@@ -291,16 +291,22 @@ describe('AG-UI', () => {
     expect(advocate.flatMap(toolCallsOf).map((each) => each.id)).toContain(researcher);
   });
 
-  it('ends a run whose subagent asked the user input-required, with that subagent suspended', async () => {
+  it('ends a run whose subagent asked the user with the interrupt outcome, the interrupt of that subagent, which ends suspended naming it', async () => {
     server = await startTurnServer([planningTeam()]);
     const agent = agentFor(server.api, 'team', 'thread-4');
     agent.addMessage({ id: 'u1', role: 'user', content: 'Plan the offsite' });
+    const subagents: SubagentStartedEvent[] = [];
     const outcomes: unknown[] = [];
 
-    const { result } = await agent.runAgent({ runId: 'run-1' }, { onSubagentFinishedEvent: ({ event }) => void outcomes.push(event.outcome) });
+    await agent.runAgent(
+      { runId: 'run-1' },
+      { onSubagentStartedEvent: ({ event }) => void subagents.push(event), onSubagentFinishedEvent: ({ event }) => void outcomes.push(event.outcome) },
+    );
 
-    expect(result).toMatchObject({ status: 'input-required', output: QUESTION });
-    expect(outcomes).toEqual([{ type: 'suspended' }]);
+    const [interrupt] = agent.pendingInterrupts;
+    expect(agent.pendingInterrupts).toHaveLength(1);
+    expect(interrupt).toMatchObject({ reason: 'input_required', message: QUESTION, subagentRunId: subagents[0]!.subagentRunId, metadata: { syndicate: { agent: 'Planner' } } });
+    expect(outcomes).toEqual([{ type: 'suspended', interruptIds: [interrupt!.id] }]);
   });
 
   it('gives the route and its reason as a CUSTOM syndicate.route event', async () => {
@@ -315,27 +321,32 @@ describe('AG-UI', () => {
     expect(custom).toEqual([{ type: 'CUSTOM', name: 'syndicate.route', value: { route: 'Billing', source: 'classifier', reason: expect.stringContaining('invoice') } }]);
   });
 
-  it('continues the thread: an ask_user question is answered by the next run', async () => {
+  /** An agent on the waiter whose first run, asking to plan the offsite, ended on its question; the outcomes the runs ended with. */
+  async function askedWaiter(threadId: string) {
     const { syndicate } = waiter();
     server = await startTurnServer([syndicate]);
-    const agent = agentFor(server.api, 'waiter', 'thread-2');
+    const agent = agentFor(server.api, 'waiter', threadId);
+    const outcomes: string[] = [];
+    agent.subscribe({ onRunFinishedEvent: ({ outcome }) => void outcomes.push(outcome) });
     agent.addMessage({ id: 'u1', role: 'user', content: 'Plan the offsite' });
-    const asked = await agent.runAgent({ runId: 'run-1' });
-    agent.addMessage({ id: 'u2', role: 'user', content: 'Lisbon' });
+    await agent.runAgent({ runId: 'run-1' });
+    return { agent, outcomes, interrupt: agent.pendingInterrupts[0]! };
+  }
 
-    const answered = await agent.runAgent({ runId: 'run-2' });
+  it('ends a run whose agent called ask_user with the interrupt outcome: one interrupt, its message the question, answered as text', async () => {
+    const { outcomes, interrupt, agent } = await askedWaiter('thread-2');
 
-    expect(asked.result).toMatchObject({ status: 'input-required', output: QUESTION });
-    expect(answered.result).toMatchObject({ status: 'completed', output: 'Lisbon booked.' });
+    expect(outcomes).toEqual(['interrupt']);
+    expect(agent.pendingInterrupts).toEqual([interrupt]);
+    expect(interrupt).toMatchObject({ id: expect.any(String), reason: 'input_required', message: QUESTION, responseSchema: { type: 'string' } });
+    expect(interrupt.subagentRunId).toBeUndefined();
   });
+
   /** Runs the agent, calling `during` once the run is under way; what the client's subscriber heard. */
   async function runWatched(agent: HttpAgent, during: () => Promise<unknown> = async () => undefined) {
-    const heard = { outcomes: [] as string[], errors: [] as string[], pending: [] as string[][], subagentErrors: [] as SubagentErrorEvent[], steps: 0 };
+    const heard = { outcomes: [] as string[], errors: [] as string[], subagentErrors: [] as SubagentErrorEvent[], steps: 0 };
     const subscriber: AgentSubscriber = {
-      onRunFinishedEvent: (params) => {
-        heard.outcomes.push(params.outcome);
-        if (params.outcome === 'success') heard.pending.push(params.pendingToolCallIds);
-      },
+      onRunFinishedEvent: ({ outcome }) => void heard.outcomes.push(outcome),
       onRunErrorEvent: ({ event }) => void heard.errors.push(event.message),
       onSubagentErrorEvent: ({ event }) => void heard.subagentErrors.push(event),
       onStepStartedEvent: () => void (heard.steps += 1),
@@ -396,15 +407,15 @@ describe('AG-UI', () => {
     expect([...resultsOf(run.newMessages)]).toEqual([[expect.any(String), 'the turn ended failed before this call answered']]);
   });
 
-  it('finishes a run whose subagent asked the user with no tool call left pending for the application: the delegation is answered with the question', async () => {
+  it('leaves no tool call of a run whose subagent asked the user without its result: the delegation is answered with the question', async () => {
     server = await startTurnServer([planningTeam()]);
     const agent = agentFor(server.api, 'team', 'thread-10');
     agent.addMessage({ id: 'u1', role: 'user', content: 'Plan the offsite' });
 
     const run = await runWatched(agent);
 
-    expect(run.outcomes).toEqual(['success']);
-    expect(run.pending).toEqual([[]]);
+    expect(run.outcomes).toEqual(['interrupt']);
+    expect([...resultsOf(run.newMessages).values()]).not.toContain(undefined);
     const delegation = run.newMessages.flatMap(toolCallsOf).find((call) => call.function.name === 'Planner')!;
     expect(resultsOf(run.newMessages).get(delegation.id)).toBe(QUESTION);
   });
