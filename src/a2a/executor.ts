@@ -3,14 +3,14 @@ import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestCon
 import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import { runTurn, type RunTurnOptions } from '../runtime/runTurn.js';
 import type { TurnObserver, TurnStatus } from '../core/events.js';
-import { openQuestion } from '../runtime/sessionHistory.js';
+import { openQuestion, storedHistory } from '../runtime/sessionHistory.js';
 import { scopedSessionId } from '../runtime/sessionScope.js';
 import type { Store } from '../store/store.js';
 import { callerOfUser, ownerOf, siloOf, type Caller } from './caller.js';
 import { agentMessage, inputTextOf } from './messages.js';
 import { startsConversation, waitsForWholeTask } from './requestHandler.js';
 import { ASKED_IN_TURN, createTurnPublisher, createWholeTaskPublisher } from './turnPublisher.js';
-import { storedHistory, withdrawQuestion } from './withdrawQuestion.js';
+import { withdrawQuestion } from './withdrawQuestion.js';
 
 // A task is one turn. The task's contextId names the session, so a conversation continues across
 // tasks and across restarts; the session id also carries the agent and the caller, so a caller

@@ -2,16 +2,11 @@ import type { CompiledSyndicate } from '../runtime/compileSyndicate.js';
 import { errorMessage } from '../core/errors.js';
 import type { TurnEvent } from '../core/events.js';
 import type { TurnRecord } from '../runtime/projectTranscript.js';
-import { loadSessionHistory, recordAppended } from '../runtime/sessionHistory.js';
+import { recordAppended } from '../runtime/sessionHistory.js';
 import type { Store } from '../store/store.js';
 
 // Withdrawing the question a task waited on when the task is cancelled: the remote tasks that
 // wait for its answer are cancelled, and the session records that nothing waits any more.
-
-export async function storedHistory(store: Store, sessionId: string): Promise<readonly TurnRecord[]> {
-  const session = await store.getSession(sessionId);
-  return session ? loadSessionHistory(store, sessionId, session.eventCount) : [];
-}
 
 /**
  * Withdraws the question `asked` (the session's last turn) ended on: the remote tasks waiting for

@@ -84,6 +84,12 @@ export async function loadSessionHistory(store: Store, sessionId: string, stored
   return session.turns.slice();
 }
 
+/** The session's recent turns as stored; none for a session the store does not have. */
+export async function storedHistory(store: Store, sessionId: string): Promise<readonly TurnRecord[]> {
+  const session = await store.getSession(sessionId);
+  return session ? loadSessionHistory(store, sessionId, session.eventCount) : [];
+}
+
 /**
  * The session's recent turns as this process has them cached, through seq `lastSeq`, if it has: a
  * turn can start from them and check, from the seq its first batch gets, that nothing came between.

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AbstractChat, DefaultChatTransport, readUIMessageStream, type ChatState, type UIMessage, type UIMessageChunk } from 'ai';
-import { HttpAgent, type AgentSubscriber, type Message, type SubagentErrorEvent, type SubagentStartedEvent } from '@ag-ui/client';
+import { HttpAgent, type AgentSubscriber, type Message, type RunAgentParameters, type SubagentErrorEvent, type SubagentStartedEvent } from '@ag-ui/client';
 import type { TurnEvent, TurnEventBody } from '../../../src/core/events.js';
+import { sessionIdFor } from '../../../src/server/sessionAccess.js';
 import { agUiFormat } from '../../../src/server/turns/formats/agUi.js';
 import type { StreamFormat } from '../../../src/server/turns/formats/streamFormat.js';
 import { uiMessageStreamFormat, type DelegationPart, type ToolCaller, type TurnMetadata } from '../../../src/server/turns/formats/uiMessageStream.js';
@@ -291,16 +292,22 @@ describe('AG-UI', () => {
     expect(advocate.flatMap(toolCallsOf).map((each) => each.id)).toContain(researcher);
   });
 
-  it('ends a run whose subagent asked the user input-required, with that subagent suspended', async () => {
+  it('ends a run whose subagent asked the user with the interrupt outcome, the interrupt of that subagent, which ends suspended naming it', async () => {
     server = await startTurnServer([planningTeam()]);
     const agent = agentFor(server.api, 'team', 'thread-4');
     agent.addMessage({ id: 'u1', role: 'user', content: 'Plan the offsite' });
+    const subagents: SubagentStartedEvent[] = [];
     const outcomes: unknown[] = [];
 
-    const { result } = await agent.runAgent({ runId: 'run-1' }, { onSubagentFinishedEvent: ({ event }) => void outcomes.push(event.outcome) });
+    await agent.runAgent(
+      { runId: 'run-1' },
+      { onSubagentStartedEvent: ({ event }) => void subagents.push(event), onSubagentFinishedEvent: ({ event }) => void outcomes.push(event.outcome) },
+    );
 
-    expect(result).toMatchObject({ status: 'input-required', output: QUESTION });
-    expect(outcomes).toEqual([{ type: 'suspended' }]);
+    const [interrupt] = agent.pendingInterrupts;
+    expect(agent.pendingInterrupts).toHaveLength(1);
+    expect(interrupt).toMatchObject({ reason: 'input_required', message: QUESTION, subagentRunId: subagents[0]!.subagentRunId, metadata: { syndicate: { agent: 'Planner' } } });
+    expect(outcomes).toEqual([{ type: 'suspended', interruptIds: [interrupt!.id] }]);
   });
 
   it('gives the route and its reason as a CUSTOM syndicate.route event', async () => {
@@ -315,27 +322,118 @@ describe('AG-UI', () => {
     expect(custom).toEqual([{ type: 'CUSTOM', name: 'syndicate.route', value: { route: 'Billing', source: 'classifier', reason: expect.stringContaining('invoice') } }]);
   });
 
-  it('continues the thread: an ask_user question is answered by the next run', async () => {
+  /** An agent on the waiter whose first run, asking to plan the offsite, ended on its question; the outcomes the runs ended with. */
+  async function askedWaiter(threadId: string) {
     const { syndicate } = waiter();
     server = await startTurnServer([syndicate]);
-    const agent = agentFor(server.api, 'waiter', 'thread-2');
+    const agent = agentFor(server.api, 'waiter', threadId);
+    const outcomes: string[] = [];
+    agent.subscribe({ onRunFinishedEvent: ({ outcome }) => void outcomes.push(outcome) });
     agent.addMessage({ id: 'u1', role: 'user', content: 'Plan the offsite' });
-    const asked = await agent.runAgent({ runId: 'run-1' });
-    agent.addMessage({ id: 'u2', role: 'user', content: 'Lisbon' });
+    await agent.runAgent({ runId: 'run-1' });
+    return { agent, outcomes, interrupt: agent.pendingInterrupts[0]! };
+  }
 
-    const answered = await agent.runAgent({ runId: 'run-2' });
+  /** How many events the thread's session has stored; 0 when it has none. */
+  async function storedEvents(threadId: string): Promise<number> {
+    const store = await server!.platform.store();
+    return (await store.getSession(sessionIdFor('alice', threadId)))?.eventCount ?? 0;
+  }
 
-    expect(asked.result).toMatchObject({ status: 'input-required', output: QUESTION });
+  /** What the client rejects a run the server refuses with; it logs the refusal to console.error first, silenced here. */
+  async function refusal(agent: HttpAgent, parameters: RunAgentParameters): Promise<unknown> {
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await agent.runAgent(parameters);
+    } catch (error) {
+      return error;
+    } finally {
+      quiet.mockRestore();
+    }
+    throw new Error('the server ran the run instead of refusing it');
+  }
+
+  it('ends a run whose agent called ask_user with the interrupt outcome: one interrupt, its message the question, answered as text', async () => {
+    const { outcomes, interrupt, agent } = await askedWaiter('thread-2');
+
+    expect(outcomes).toEqual(['interrupt']);
+    expect(agent.pendingInterrupts).toEqual([interrupt]);
+    expect(interrupt).toMatchObject({ id: expect.any(String), reason: 'input_required', message: QUESTION, responseSchema: { type: 'string' } });
+    expect(interrupt.subagentRunId).toBeUndefined();
+  });
+
+  it('continues the turn when the next run resumes with the answer: the agent reads the answer, and the run finishes with its reply', async () => {
+    const { agent, outcomes, interrupt } = await askedWaiter('thread-9');
+
+    const answered = await agent.runAgent({ runId: 'run-2', resume: [{ interruptId: interrupt.id, status: 'resolved', payload: 'Lisbon' }] });
+
+    expect(outcomes).toEqual(['interrupt', 'success']);
     expect(answered.result).toMatchObject({ status: 'completed', output: 'Lisbon booked.' });
+    expect(agent.pendingInterrupts).toEqual([]);
+  });
+
+  it('tells the agent the user declined when the next run resumes with the interrupt cancelled, and the turn goes on', async () => {
+    const { agent, interrupt } = await askedWaiter('thread-11');
+
+    const declined = await agent.runAgent({ runId: 'run-2', resume: [{ interruptId: interrupt.id, status: 'cancelled' }] });
+
+    expect(declined.result).toMatchObject({ status: 'completed', output: 'Booking nothing, then.' });
+  });
+
+  it('refuses with a 409 a resume naming an interrupt the thread does not wait on, and stores nothing', async () => {
+    const { interrupt } = await askedWaiter('thread-12');
+    const before = await storedEvents('thread-12');
+    const stranger = agentFor(server!.api, 'waiter', 'thread-12');
+
+    const refused = await refusal(stranger, { runId: 'run-2', resume: [{ interruptId: 'not-a-question', status: 'resolved', payload: 'Lisbon' }] });
+
+    expect(refused).toMatchObject({ status: 409, message: expect.stringContaining(`the one waiting for an answer is '${interrupt.id}'`) });
+    expect(await storedEvents('thread-12')).toBe(before);
+  });
+
+  it('refuses with a 409 a resume on a thread whose last run asked nothing, and stores nothing', async () => {
+    const { syndicate } = waiter();
+    server = await startTurnServer([syndicate]);
+    const agent = agentFor(server.api, 'waiter', 'thread-13');
+    agent.addMessage({ id: 'u1', role: 'user', content: 'hello' });
+    await agent.runAgent({ runId: 'run-1' });
+    const before = await storedEvents('thread-13');
+
+    const refused = await refusal(agent, { runId: 'run-2', resume: [{ interruptId: 'any', status: 'resolved', payload: 'Lisbon' }] });
+
+    expect(refused).toMatchObject({ status: 409, message: expect.stringContaining('no interrupt waiting for an answer') });
+    expect(await storedEvents('thread-13')).toBe(before);
+  });
+
+  it('refuses with a 409 a resume sent while the thread has a run going, and the run goes on', async () => {
+    const { syndicate, gate } = waiter();
+    server = await startTurnServer([syndicate]);
+    const agent = agentFor(server.api, 'waiter', 'thread-15');
+    agent.addMessage({ id: 'u1', role: 'user', content: 'Please wait' });
+    const running = agent.runAgent({ runId: 'run-1' });
+    await gate.reached;
+
+    const refused = await refusal(agentFor(server.api, 'waiter', 'thread-15'), { runId: 'run-2', resume: [{ interruptId: 'any', status: 'cancelled' }] });
+    gate.open();
+
+    expect(refused).toMatchObject({ status: 409, message: expect.stringContaining('has a run going') });
+    expect((await running).result).toMatchObject({ status: 'completed', output: 'Done waiting.' });
+  });
+
+  it('refuses with a 400 naming the field a resume that answers with no text', async () => {
+    const { agent, interrupt } = await askedWaiter('thread-14');
+    const before = await storedEvents('thread-14');
+
+    const refused = await refusal(agent, { runId: 'run-2', resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { city: 'Lisbon' } }] });
+
+    expect(refused).toMatchObject({ status: 400, message: expect.stringContaining('resume.0.payload') });
+    expect(await storedEvents('thread-14')).toBe(before);
   });
   /** Runs the agent, calling `during` once the run is under way; what the client's subscriber heard. */
   async function runWatched(agent: HttpAgent, during: () => Promise<unknown> = async () => undefined) {
-    const heard = { outcomes: [] as string[], errors: [] as string[], pending: [] as string[][], subagentErrors: [] as SubagentErrorEvent[], steps: 0 };
+    const heard = { outcomes: [] as string[], errors: [] as string[], subagentErrors: [] as SubagentErrorEvent[], steps: 0 };
     const subscriber: AgentSubscriber = {
-      onRunFinishedEvent: (params) => {
-        heard.outcomes.push(params.outcome);
-        if (params.outcome === 'success') heard.pending.push(params.pendingToolCallIds);
-      },
+      onRunFinishedEvent: ({ outcome }) => void heard.outcomes.push(outcome),
       onRunErrorEvent: ({ event }) => void heard.errors.push(event.message),
       onSubagentErrorEvent: ({ event }) => void heard.subagentErrors.push(event),
       onStepStartedEvent: () => void (heard.steps += 1),
@@ -396,15 +494,15 @@ describe('AG-UI', () => {
     expect([...resultsOf(run.newMessages)]).toEqual([[expect.any(String), 'the turn ended failed before this call answered']]);
   });
 
-  it('finishes a run whose subagent asked the user with no tool call left pending for the application: the delegation is answered with the question', async () => {
+  it('leaves no tool call of a run whose subagent asked the user without its result: the delegation is answered with the question', async () => {
     server = await startTurnServer([planningTeam()]);
     const agent = agentFor(server.api, 'team', 'thread-10');
     agent.addMessage({ id: 'u1', role: 'user', content: 'Plan the offsite' });
 
     const run = await runWatched(agent);
 
-    expect(run.outcomes).toEqual(['success']);
-    expect(run.pending).toEqual([[]]);
+    expect(run.outcomes).toEqual(['interrupt']);
+    expect([...resultsOf(run.newMessages).values()]).not.toContain(undefined);
     const delegation = run.newMessages.flatMap(toolCallsOf).find((call) => call.function.name === 'Planner')!;
     expect(resultsOf(run.newMessages).get(delegation.id)).toBe(QUESTION);
   });

@@ -11,7 +11,7 @@ import { served } from './harness.js';
 
 export const QUESTION = 'Which city should the offsite be in?';
 
-/** One agent: waits at the gate on "wait", asks a question on "offsite", answers "Lisbon" and "hello". */
+/** One agent: waits at the gate on "wait", asks a question on "offsite", answers "Lisbon", "hello" and a declined question. */
 export function waiter(concurrency: Concurrency = 'enqueue'): { syndicate: LoadedSyndicate; gate: ReturnType<typeof createGate> } {
   const gate = createGate();
   const root = agent('Assistant', {
@@ -22,6 +22,7 @@ export function waiter(concurrency: Concurrency = 'enqueue'): { syndicate: Loade
       { match: 'offsite', tool_calls: [{ tool: 'ask_user', args: { question: QUESTION } }], repeat: true },
       { match: 'lisbon', reply: 'Lisbon booked.', repeat: true },
       { match: 'hello', reply: 'Hi there.', repeat: true },
+      { match: 'declined', reply: 'Booking nothing, then.', repeat: true },
     ],
   });
   return { syndicate: served(root, { tools: testTools(gate.tool) }, { name: 'Waiter', concurrency }), gate };

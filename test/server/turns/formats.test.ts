@@ -232,21 +232,46 @@ describe('AG-UI events', () => {
     ]);
   });
 
-  it('suspends the delegations a turn ends in when a subagent asked the user, their calls answered with the question, before RUN_FINISHED', () => {
-    const map = createAgUiMapper(run);
+  const ANSWER_SCHEMA = { type: 'string', minLength: 1, description: 'The answer to the question, as text' };
 
-    const events = [SPEAKS[0]!, ...DELEGATES.slice(0, 2), event({ type: 'turn-end', status: 'input-required', output: 'Which city?' })].flatMap(map);
+  it('suspends the delegations a turn ends in when a subagent asked the user, their calls answered with the question, the asker naming the interrupt RUN_FINISHED carries', () => {
+    const map = createAgUiMapper(run);
+    const asks = event({ type: 'message', text: 'Which city?' }, RESEARCHER);
+
+    const events = [SPEAKS[0]!, ...DELEGATES.slice(0, 2), asks, event({ type: 'turn-end', status: 'input-required', output: 'Which city?' })].flatMap(map);
 
     for (const each of events) expect(EventSchemas.safeParse(each).success, JSON.stringify(each)).toBe(true);
     expect(events.slice(-7)).toEqual([
-      { type: 'SUBAGENT_FINISHED', subagentRunId: 'c2', outcome: { type: 'suspended' } },
+      { type: 'SUBAGENT_FINISHED', subagentRunId: 'c2', outcome: { type: 'suspended', interruptIds: ['t1'] } },
       { type: 'TOOL_CALL_RESULT', messageId: 'c2-result', toolCallId: 'c2', role: 'tool', content: 'Which city?', subagentRunId: 'c1' },
       { type: 'STEP_FINISHED', stepName: 'Researcher c2', subagentRunId: 'c1' },
       { type: 'SUBAGENT_FINISHED', subagentRunId: 'c1', outcome: { type: 'suspended' } },
       { type: 'TOOL_CALL_RESULT', messageId: 'c1-result', toolCallId: 'c1', role: 'tool', content: 'Which city?' },
       { type: 'STEP_FINISHED', stepName: 'Advocate c1' },
-      { type: 'RUN_FINISHED', threadId: 'th', runId: 'r1', result: { status: 'input-required', output: 'Which city?' } },
+      {
+        type: 'RUN_FINISHED',
+        threadId: 'th',
+        runId: 'r1',
+        outcome: {
+          type: 'interrupt',
+          interrupts: [{ id: 't1', reason: 'input_required', message: 'Which city?', responseSchema: ANSWER_SCHEMA, subagentRunId: 'c2', metadata: { syndicate: { agent: 'Researcher' } } }],
+        },
+      },
     ]);
+  });
+
+  it('ends a turn whose root agent asked the user with RUN_FINISHED carrying the question as an interrupt of the run itself, named by the turn id', () => {
+    const map = createAgUiMapper(run);
+
+    const events = [SPEAKS[0]!, event({ type: 'message', text: 'Which city?' }), event({ type: 'turn-end', status: 'input-required', output: 'Which city?' })].flatMap(map);
+
+    for (const each of events) expect(EventSchemas.safeParse(each).success, JSON.stringify(each)).toBe(true);
+    expect(events.at(-1)).toEqual({
+      type: 'RUN_FINISHED',
+      threadId: 'th',
+      runId: 'r1',
+      outcome: { type: 'interrupt', interrupts: [{ id: 't1', reason: 'input_required', message: 'Which city?', responseSchema: ANSWER_SCHEMA, metadata: { syndicate: { agent: 'Moderator' } } }] },
+    });
   });
 
   it('ends a failed turn with RUN_ERROR, and the route is a CUSTOM event', () => {

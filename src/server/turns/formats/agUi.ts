@@ -1,4 +1,4 @@
-import { EventType, type BaseEvent } from '@ag-ui/core';
+import { EventType, type BaseEvent, type Interrupt } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { TurnEvent, TurnEventOf } from '../../../core/events.js';
 import type { StreamedEvent } from '../liveTurn.js';
@@ -19,8 +19,11 @@ import { createRunParts, type PartChange } from './runParts.js';
 // RUN_FINISHED (and @ag-ui/client's verifier enforces): its text and reasoning end, a call it cut
 // short is answered with a TOOL_CALL_RESULT saying so (unanswered, a client takes it for a
 // frontend tool call it must answer), and a delegation still running ends suspended (a subagent
-// asked the user) or in error, with its step. Then a completed or input-required turn is
-// RUN_FINISHED, a cancelled one RUN_FINISHED with the cancelled outcome (the spec's word for a
+// asked the user; the one that asked names the interrupt) or in error, with its step. Then a
+// completed turn is RUN_FINISHED; an input-required one (ask_user, or a remote agent asking)
+// RUN_FINISHED with the interrupt outcome, the spec's only way to end a run that asks: one
+// interrupt, the question, its id the turn's id, which a later run's `resume` answers
+// (agUiRoutes). A cancelled turn is RUN_FINISHED with the cancelled outcome (the spec's word for a
 // run stopped on purpose, not a failure), and a failed one RUN_ERROR.
 
 export interface AgUiRun {
@@ -54,6 +57,27 @@ function partEvent(change: PartChange): BaseEvent[] {
   return [{ type: EventType.REASONING_MESSAGE_END, messageId, ...by } as BaseEvent, { type: EventType.REASONING_END, messageId, ...by } as BaseEvent];
 }
 
+/** What a resume entry answering an interrupt carries as its payload: the answer, as text. */
+const ANSWER_SCHEMA = { type: 'string', minLength: 1, description: 'The answer to the question, as text' };
+
+/** What a turn that ended input-required waits for; `asker` is the agent that asked and the run it asked in. */
+function interruptOf(end: TurnEventOf<'turn-end'>, asker: Said | undefined): Interrupt {
+  return {
+    id: end.turnId,
+    reason: 'input_required',
+    message: end.output,
+    responseSchema: ANSWER_SCHEMA,
+    ...madeBy(asker?.run),
+    metadata: { syndicate: { agent: asker?.agent ?? end.agent } },
+  };
+}
+
+interface Said {
+  run: string | undefined;
+  agent: string;
+  text: string;
+}
+
 export interface AgUiMapper {
   (event: TurnEvent): BaseEvent[];
   /** The turn's stream is over: when it ended without its turn-end (the run broke outside the turn loop), ends the run failed. */
@@ -66,6 +90,8 @@ export function createAgUiMapper(run: AgUiRun): AgUiMapper {
   const running = new Map<string, Delegation>();
   /** Tool calls (not delegations) still waiting for their result, and the run that made each. */
   const openCalls = new Map<string, string | undefined>();
+  /** The last thing each run said, latest run last: an agent that asks says its question just before the turn ends. */
+  const said = new Map<string | undefined, Said>();
   let turnId = '';
   let finished = false;
 
@@ -82,17 +108,19 @@ export function createAgUiMapper(run: AgUiRun): AgUiMapper {
     out.push({ type: EventType.TOOL_CALL_RESULT, messageId: `${toolCallId}-result`, toolCallId, role: 'tool', content: toolContent(output), ...madeBy(caller) } as BaseEvent);
   };
   // What the turn leaves open when it ends. A delegation still running when a subagent asked the
-  // user is suspended, its call answered with the question; one a cancel or a failure cut short
-  // ends in error. Innermost first, each after the calls made in it.
-  const closeOpen = (out: BaseEvent[], end: TurnEventOf<'turn-end'>): void => {
+  // user is suspended, its call answered with the question, the one whose run asked naming the
+  // interrupt; one a cancel or a failure cut short ends in error. Innermost first, each after the
+  // calls made in it.
+  const closeOpen = (out: BaseEvent[], end: TurnEventOf<'turn-end'>, interrupt: Interrupt | undefined): void => {
     const unanswered = `the turn ended ${end.status} before this call answered`;
     const suspended = end.status === 'completed' || end.status === 'input-required';
     for (const [callId, caller] of openCalls) toolResult(out, caller, callId, unanswered);
     openCalls.clear();
     for (const [callId, delegation] of [...running].reverse()) {
+      const raised = interrupt?.subagentRunId === callId ? { interruptIds: [interrupt.id] } : {};
       out.push(
         suspended
-          ? ({ type: EventType.SUBAGENT_FINISHED, subagentRunId: callId, outcome: { type: 'suspended' } } as BaseEvent)
+          ? ({ type: EventType.SUBAGENT_FINISHED, subagentRunId: callId, outcome: { type: 'suspended', ...raised } } as BaseEvent)
           : ({ type: EventType.SUBAGENT_ERROR, subagentRunId: callId, message: unanswered, code: end.status } as BaseEvent),
       );
       toolResult(out, delegation.parent, callId, suspended ? end.output : unanswered);
@@ -148,19 +176,27 @@ export function createAgUiMapper(run: AgUiRun): AgUiMapper {
         toolResult(out, caller, event.callId, event.output);
         out.push({ type: EventType.STEP_FINISHED, stepName: stepName(event.to, event.callId), ...madeBy(caller) } as BaseEvent);
         break;
+      case 'message':
+        said.delete(caller);
+        said.set(caller, { run: caller, agent: event.agent, text: event.text });
+        break;
       case 'route':
         out.push({ type: EventType.CUSTOM, name: 'syndicate.route', value: { route: event.route, reason: event.reason, source: event.source } } as BaseEvent);
         break;
-      case 'turn-end':
+      case 'turn-end': {
         finished = true;
-        closeOpen(out, event);
-        if (event.status === 'completed' || event.status === 'input-required') {
+        const interrupt = event.status === 'input-required' ? interruptOf(event, [...said.values()].findLast((each) => each.text === event.output)) : undefined;
+        closeOpen(out, event, interrupt);
+        if (interrupt !== undefined) {
+          out.push({ type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome: { type: 'interrupt', interrupts: [interrupt] } } as BaseEvent);
+        } else if (event.status === 'completed') {
           out.push({ type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, result: { status: event.status, output: event.output } } as BaseEvent);
         } else if (event.status === 'cancelled') {
           // A cancelled run has no return value (the spec: result SHOULD be absent).
           out.push({ type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome: { type: 'cancelled' } } as BaseEvent);
         } else out.push({ type: EventType.RUN_ERROR, message: event.error ?? `the turn ended ${event.status}`, code: event.status } as BaseEvent);
         break;
+      }
       default:
         break;
     }
