@@ -116,9 +116,10 @@ const statesSomething = (words: readonly string[]): boolean => words.some((word)
 export function substitutesValue(a: string, b: string): boolean {
   const wordsA = wordsOf(a).map((word) => word.toLowerCase());
   const wordsB = wordsOf(b).map((word) => word.toLowerCase());
-  // Mostly the same words: more than half shared is a template. Half or less is a paraphrase keeping
-  // only its subject and value ("The user's favourite drink is black coffee." beside "…prefers to drink black coffee.").
-  const template = (shared: number): boolean => shared * 2 > Math.max(wordsA.length, wordsB.length);
+  // Mostly the same words: two thirds shared is a template, as between shared words below. Less is
+  // a paraphrase keeping its subject and value ("The user's favourite drink is black coffee." beside
+  // "…prefers to drink black coffee."; "The user is allergic to cats." beside "The user has an allergy to cats.").
+  const template = (shared: number): boolean => shared * 3 >= Math.max(wordsA.length, wordsB.length) * 2;
   let prefix = 0;
   while (prefix < wordsA.length && prefix < wordsB.length && wordsA[prefix] === wordsB[prefix]) prefix++;
   let suffix = 0;
