@@ -14,6 +14,12 @@ const DateSchema = z.union([z.null(), z.string().regex(ISO_DATE, 'a date as YYYY
 // looser shape: a model's 2026-02-30 would fail its whole batch on every retry.
 export const CalendarDateSchema = z.union([z.null(), z.iso.date({ error: 'use a real date as YYYY-MM-DD, or null' })]);
 export const KeysSchema = z.array(z.string().trim().min(1)).min(1).max(5);
+// What a caller states directly is bounded (a fact is a sentence, a key a name): a megabyte of text
+// would be embedded and searched on every recall. Extraction keeps the looser shapes, as for dates.
+const FACT_TEXT_MAX = 4_000;
+const NAME_MAX = 200;
+export const StatedTextSchema = z.string().trim().min(1).max(FACT_TEXT_MAX, `at most ${FACT_TEXT_MAX} characters: a fact is a sentence or two; keep longer text in a memory document`);
+export const StatedKeysSchema = z.array(z.string().trim().min(1).max(NAME_MAX)).min(1).max(5);
 const SubjectSchema = z.string().trim().min(1).describe("The entity the fact is about, in a few lower-case words ('user', 'user's apartment', 'clara').");
 const AttributeSchema = z.string().trim().min(1).describe("Which attribute of the subject the fact states, in a few lower-case words ('home city', 'rent', 'dog's name').");
 
@@ -35,15 +41,15 @@ export const ExtractionSchema = z.object({ facts: z.array(ExtractedFactSchema) }
 
 /** What `remember` takes: a fact stated directly rather than distilled from a conversation. */
 export const RememberSchema = z.object({
-  text: z.string().trim().min(1),
+  text: StatedTextSchema,
   tag: FactTagSchema.default('FACT'),
   date: CalendarDateSchema.default(null),
-  source: z.string().trim().min(1).default('user'),
-  keys: KeysSchema,
+  source: z.string().trim().min(1).max(NAME_MAX).default('user'),
+  keys: StatedKeysSchema,
   /** When it was said (stored as the fact's createdAt); now when absent. */
   said_at: SaidAtSchema.optional().describe('When it was said, as YYYY-MM-DD or a date-time with its zone (default: now); `date` is the day the fact is about.'),
-  subject: SubjectSchema.optional(),
-  attribute: AttributeSchema.optional(),
+  subject: SubjectSchema.max(NAME_MAX).optional(),
+  attribute: AttributeSchema.max(NAME_MAX).optional(),
 });
 export type RememberInput = z.input<typeof RememberSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { factChain } from '../../memory/facts/factChain.js';
-import { CalendarDateSchema, FactSchema, FactTagSchema, KeysSchema } from '../../memory/facts/fact.js';
+import { CalendarDateSchema, FactSchema, FactTagSchema, StatedKeysSchema, StatedTextSchema } from '../../memory/facts/fact.js';
 import { InstantSchema, instantEnd } from '../../memory/facts/instant.js';
 import { DEFAULT_RECALL_LIMIT, type RecalledFact } from '../../memory/facts/recall.js';
 import { EmbeddingModelMismatchError, type FactPosition, type FactRecord } from '../../store/facts.js';
@@ -38,9 +38,9 @@ const recalledSchema = z.object({
 
 const editBody = z
   .strictObject({
-    text: z.string().trim().min(1).max(4_000).optional(),
+    text: StatedTextSchema.optional(),
     tag: FactTagSchema.optional(),
-    keys: KeysSchema.optional().describe('1-5 entity keys; stored lower-cased'),
+    keys: StatedKeysSchema.optional().describe('1-5 entity keys; stored lower-cased'),
     date: CalendarDateSchema.optional().describe('The day the fact is about (YYYY-MM-DD), or null'),
   })
   .refine((edit) => Object.values(edit).some((value) => value !== undefined), { error: 'name at least one of text, tag, keys or date to change' });

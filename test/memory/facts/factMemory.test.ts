@@ -138,6 +138,13 @@ describe('remembering facts', () => {
     await expect(memory.remember({ text: 'x', keys: [] })).rejects.toThrow(/^cannot remember this fact: keys: Too small/);
     await expect(memory.remember({ text: 'x', keys: ['a', 'b', 'c', 'd', 'e', 'f'] })).rejects.toThrow(/^cannot remember this fact: keys: Too big/);
   });
+
+  it('refuses a text longer than 4,000 characters or a key longer than 200, storing nothing', async () => {
+    const memory = memoryOn(store);
+    await expect(memory.remember({ text: 'a'.repeat(4_001), keys: ['notes'] })).rejects.toThrow(/^cannot remember this fact: text: at most 4000 characters: .*memory document/);
+    await expect(memory.remember({ text: 'The user lives in Paris.', keys: ['k'.repeat(201)] })).rejects.toThrow(/^cannot remember this fact: keys\.0: Too big/);
+    expect(await store.facts.listFacts(memory.silo)).toEqual([]);
+  });
 });
 
 describe('corrections', () => {
