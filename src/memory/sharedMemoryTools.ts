@@ -12,7 +12,7 @@ import type { Memory } from './openMemory.js';
 const DOCUMENT_TOOLS = ['memory_search', 'memory_read', 'memory_write', 'memory_list', 'memory_history'];
 
 const recallInput = z.object({
-  query: z.string().trim().min(1).describe('What to look up, in a few words or a question.'),
+  query: z.string().trim().min(1).max(2_000).describe('What to look up, in a few words or a question.'),
   limit: z.number().int().min(1).max(50).optional().describe(`How many facts to return (default ${DEFAULT_RECALL_LIMIT}).`),
   as_of: InstantSchema.optional().describe(
     'Recall memory as it stood then (YYYY-MM-DD for the end of that day in UTC, or a date-time with its zone): only facts said by then, each with the status it had then.',

@@ -137,6 +137,13 @@ describe('recall as_of: memory as it stood then', () => {
     expect(text).toContain('No facts in long-term memory match this request.');
   });
 
+  it('refuses a query over 2,000 characters, naming it', async () => {
+    const result = await client.callTool({ name: 'recall', arguments: { query: 'where '.repeat(334) } });
+
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('query');
+  });
+
   it('refuses an as_of that is not a date, naming it', async () => {
     const result = await client.callTool({ name: 'recall', arguments: { query: 'Where does the user live?', as_of: '2025-02-30' } });
 
@@ -162,6 +169,8 @@ describe('remember over MCP', () => {
     ['a date that is not a date', { text: 'The user likes tea.', keys: ['tea'], date: '2025-02-30' }, 'date'],
     ['a said_at that is not a date', { text: 'The user likes tea.', keys: ['tea'], said_at: 'last Tuesday' }, 'said_at'],
     ['a said_at in the future', { text: 'The user likes tea.', keys: ['tea'], said_at: '2999-01-01' }, 'said_at'],
+    ['a text over 4,000 characters', { text: 'tea '.repeat(1_001), keys: ['tea'] }, 'text'],
+    ['a key over 200 characters', { text: 'The user likes tea.', keys: ['t'.repeat(201)] }, 'keys.0'],
   ])('refuses %s, naming the field, and stores nothing', async (_case, args, field) => {
     const result = await client.callTool({ name: 'remember', arguments: args });
 
