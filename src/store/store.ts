@@ -30,8 +30,8 @@ export interface LastTurn {
 }
 
 /**
- * A session as listSessions gives it: with its title (store/sessionTitle.ts), null while it has
- * none, and its last turn that has ended, null while none has.
+ * A session as listSessions gives it (and, with its `id` option, one session): with its title
+ * (store/sessionTitle.ts), null while it has none, and its last turn that has ended, null while none has.
  */
 export interface ListedSession extends SessionRecord {
   title: string | null;
@@ -96,6 +96,8 @@ export interface SessionCursor {
 
 export interface ListSessionsOptions {
   syndicate?: string;
+  /** Only the session with this id: one session with its title and last turn, which getSession leaves out. */
+  id?: string;
   /** Only sessions whose id starts with this (a server user's: `api:<user>:`); uses the id index. */
   idPrefix?: string;
   limit?: number;

@@ -142,6 +142,32 @@ describe('GET /sessions/:id and its events', () => {
     expect(body.session).toMatchObject({ id: 'api:alice:one', eventCount: 3, syndicate: 'Council' });
   });
 
+  it('answers a session with its title and how its last turn ended', async () => {
+    await store.openSession('api:carol:ended', 'Council');
+    await store.appendEvents('api:carol:ended', [
+      { type: 'turn-start', syndicate: 'Council', input: 'Plan the offsite', turnId: 'turn-1', agent: 'Moderator', at: 1_700_000_000_000, depth: 0 },
+      { type: 'turn-end', status: 'failed', output: '', error: 'the model failed', turnId: 'turn-1', agent: 'Moderator', at: 1_700_000_000_000, depth: 0 },
+    ]);
+    const endedAt = (await store.getSession('api:carol:ended'))!.updatedAt;
+
+    const body = (await (await t.api(path('api:carol:ended'), { key: 'admin-key' })).json()) as { session: { title: string | null; lastTurn: { outcome: string; endedAt: number } | null } };
+
+    expect(body.session).toMatchObject({ title: 'Plan the offsite', lastTurn: { outcome: 'failed', endedAt } });
+  });
+
+  it('answers a session no turn has ended in with a null last turn', async () => {
+    const body = (await (await t.api(path('api:alice:one'))).json()) as { session: { lastTurn: unknown } };
+
+    expect(body.session.lastTurn).toBeNull();
+  });
+
+  it('describes the last turn of one session in the OpenAPI document', async () => {
+    type Document = { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }> };
+    const document = (await (await t.api('/openapi.json')).json()) as Document;
+
+    expect(JSON.stringify(document.paths['/sessions/{id}']!.get.responses['200']!.content['application/json']!.schema)).toContain('"lastTurn"');
+  });
+
   it("answers another user's session as missing (404, not 403)", async () => {
     expect((await t.api(path('api:bob:one'))).status).toBe(404);
     expect((await t.api(`${path('api:bob:one')}/events`)).status).toBe(404);
@@ -230,6 +256,18 @@ describe('POST /sessions/:id/fork', () => {
 
     const listed = (await (await t.api('/sessions', { key: 'admin-key' })).json()) as { sessions: Array<{ id: string; title: string | null }> };
     expect(listed.sessions.find((entry) => entry.id === session.id)?.title).toBe('Should we hire a designer?');
+  });
+
+  it('answers the fork with how the last turn it copied ended', async () => {
+    await store.openSession('api:alice:cancelled', 'Council');
+    await store.appendEvents('api:alice:cancelled', [
+      { type: 'turn-start', syndicate: 'Council', input: 'Book the venue', turnId: 'turn-1', agent: 'Moderator', at: 1_700_000_000_000, depth: 0 },
+      { type: 'turn-end', status: 'cancelled', output: '', turnId: 'turn-1', agent: 'Moderator', at: 1_700_000_000_000, depth: 0 },
+    ]);
+
+    const response = await t.api(`${path('api:alice:cancelled')}/fork`, { method: 'POST', body: JSON.stringify({ atSeq: 2 }) });
+
+    expect(((await response.json()) as { session: { lastTurn: { outcome: string } | null } }).session.lastTurn?.outcome).toBe('cancelled');
   });
 
   it('refuses a seq past the last event and stores nothing', async () => {

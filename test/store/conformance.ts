@@ -307,6 +307,27 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       expect((await store.listSessions({ idPrefix: id }))[0]!.lastTurn?.outcome).toBe('cancelled');
     });
 
+    it('lists one session by its id, with its title and how its last turn ended', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+      await store.appendEvents(id, [turnStart('long one'), turnEnd({ status: 'cancelled', error: 'the turn was cancelled: interrupted: the server shut down', interrupted: true })]);
+      const endedAt = (await store.getSession(id))!.updatedAt;
+
+      expect(await store.listSessions({ id })).toStrictEqual([{ ...(await store.getSession(id)), title: 'long one', lastTurn: { outcome: 'interrupted', endedAt } }]);
+    });
+
+    it('lists by id only the session with that very id, not those it is a prefix of', async () => {
+      const id = uniqueId('s');
+      await store.openSession(id, 'council');
+      await store.openSession(`${id}-2`, 'council');
+
+      expect((await store.listSessions({ id })).map((session) => session.id)).toStrictEqual([id]);
+    });
+
+    it('lists no session by an id no session has', async () => {
+      expect(await store.listSessions({ id: uniqueId('missing') })).toStrictEqual([]);
+    });
+
     it("lists a session titled by its first turn's input", async () => {
       const id = uniqueId('s');
       await store.openSession(id, 'council');

@@ -133,7 +133,7 @@ function sessionStore(db: Db, appendsInFlight: number) {
   return {
     openSession,
     getSession,
-    async listSessions({ syndicate, idPrefix, limit, after, query }: ListSessionsOptions = {}): Promise<ListedSession[]> {
+    async listSessions({ syndicate, id, idPrefix, limit, after, query }: ListSessionsOptions = {}): Promise<ListedSession[]> {
       // The id range (not LIKE, whose pattern would need escaping) is a scan of the C-collated id index.
       // Each of the page's sessions then gets how its last ended turn ended: its last turn-end,
       // found backwards through its events from the end.
@@ -147,13 +147,14 @@ function sessionStore(db: Db, appendsInFlight: number) {
              AND ($3::text IS NULL OR (id >= $3 AND id < $4))
              AND ($5::bigint IS NULL OR updated_at < $5 OR (updated_at = $5 AND id > $6))
              AND ($7::text IS NULL OR title ILIKE $7 OR id ILIKE $7)
+             AND ($8::text IS NULL OR id = $8)
            ORDER BY updated_at DESC, id LIMIT $2
          ) AS page
          LEFT JOIN LATERAL (
            SELECT payload, appended_at FROM events WHERE session_number = page.number AND type = 'turn-end' ORDER BY seq DESC LIMIT 1
          ) AS ended ON true
          ORDER BY page."updatedAt" DESC, page.id`,
-        [syndicate ?? null, limit ?? null, idPrefix || null, idPrefix ? prefixEnd(idPrefix) : null, after?.updatedAt ?? null, after?.id ?? null, query ? containsPattern(query) : null],
+        [syndicate ?? null, limit ?? null, idPrefix || null, idPrefix ? prefixEnd(idPrefix) : null, after?.updatedAt ?? null, after?.id ?? null, query ? containsPattern(query) : null, id ?? null],
       );
       return rows.map(listedSession);
     },

@@ -64,12 +64,16 @@ export function createSessionRows(db: Database.Database): SessionRows {
   // One prepared statement per combination of filters, so each keeps its own plan (the id range
   // scans the sessions' id index; a catch-all `? IS NULL OR` would scan the table).
   const listStatements = new Map<string, Database.Statement<unknown[], ListedRow>>();
-  const list = ({ syndicate, idPrefix, limit = NO_LIMIT, after, query }: ListSessionsOptions): ListedSession[] => {
+  const list = ({ syndicate, id, idPrefix, limit = NO_LIMIT, after, query }: ListSessionsOptions): ListedSession[] => {
     const where: string[] = [];
     const params: unknown[] = [];
     if (syndicate !== undefined) {
       where.push('s.syndicate = ?');
       params.push(syndicate);
+    }
+    if (id !== undefined) {
+      where.push('s.id = ?');
+      params.push(id);
     }
     if (idPrefix) {
       where.push('s.id >= ? AND s.id < ?');
@@ -82,7 +86,7 @@ export function createSessionRows(db: Database.Database): SessionRows {
     }
     const page = after === undefined ? '' : 'WHERE updatedAt < ? OR (updatedAt = ? AND id > ?)';
     if (after !== undefined) params.push(after.updatedAt, after.updatedAt, after.id);
-    const key = `${syndicate !== undefined}${Boolean(idPrefix)}${Boolean(query)}${after !== undefined}`;
+    const key = `${syndicate !== undefined}${id !== undefined}${Boolean(idPrefix)}${Boolean(query)}${after !== undefined}`;
     let statement = listStatements.get(key);
     if (statement === undefined) {
       const filtered = `${SELECT_LISTED}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { LastTurn } from '../../store/store.js';
 import { reduceTree, type TurnTree } from '../tree/delegationTree.js';
 import { encodeId, getJson, request, sendJson, type StreamedEvent } from './api.js';
 import { Conversation } from './Conversation.js';
 import { LoadFailure } from './LoadFailure.js';
 import { callCost, sessionTitle } from './format.js';
+import { LastTurnBadge } from './LastTurnBadge.js';
 import type { SyndicateSummary } from './syndicates.js';
 import { loadTranscript } from './transcript.js';
 import { TreeView } from './TreeView.js';
@@ -40,6 +42,8 @@ export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummar
   const [syndicate, setSyndicate] = useState(usable[0]?.id);
   const [sessionId, setSessionId] = useState<string>();
   const [turns, setTurns] = useState<TurnTree[]>([]);
+  // A resumed session's last turn as it ended before this chat: a turn sent here shows its own status instead.
+  const [lastTurn, setLastTurn] = useState<LastTurn | null>(null);
   const [selected, setSelected] = useState(-1);
   const [running, setRunning] = useState(false);
   const [draft, setDraft] = useState('');
@@ -50,7 +54,7 @@ export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummar
   useEffect(() => {
     if (resumeId === undefined || running) return;
     let current = true;
-    getJson<{ session: { syndicate: string } }>(`/sessions/${encodeId(resumeId)}`)
+    getJson<{ session: { syndicate: string; lastTurn: LastTurn | null } }>(`/sessions/${encodeId(resumeId)}`)
       .then(async ({ session }) => {
         const owner = syndicates.find((entry) => entry.name === session.syndicate);
         if (!owner) throw new Error(`its syndicate '${session.syndicate}' is not served now; serve it again to continue the session`);
@@ -59,6 +63,7 @@ export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummar
         setSyndicate(owner.id);
         setSessionId(resumeId);
         setTurns(transcript.turns);
+        setLastTurn(session.lastTurn);
         setSelected(-1);
       })
       .catch((failure: Error) => current && setError(`Session ${resumeId} could not be opened: ${failure.message}`));
@@ -72,6 +77,7 @@ export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummar
     if (!syndicate || !message.trim()) return;
     setError(undefined);
     setRunning(true);
+    setLastTurn(null);
     setDraft('');
     setSelected(-1);
     try {
@@ -96,6 +102,7 @@ export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummar
     setSyndicate(id);
     setSessionId(undefined);
     setTurns([]);
+    setLastTurn(null);
     setSelected(-1);
   }
 
@@ -118,6 +125,7 @@ export function ChatPage({ syndicates, resumeId }: { syndicates: SyndicateSummar
             New session
           </button>
           {sessionId && <SessionLabel key={sessionId} id={sessionId} title={sessionTitle(turns[0]?.input)} />}
+          <LastTurnBadge lastTurn={lastTurn} />
         </header>
         {usable.length === 0 && <p class="failure">No syndicate loads: see Settings for their errors.</p>}
         {syndicates

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { LastTurn } from '../../store/store.js';
 import { encodeId, getJson, sendJson } from './api.js';
 import { Conversation } from './Conversation.js';
 import { callCost, sessionTitle, when } from './format.js';
+import { LastTurnBadge } from './LastTurnBadge.js';
 import { loadTranscript, type Transcript } from './transcript.js';
 import { TreeView } from './TreeView.js';
 
@@ -16,6 +18,7 @@ interface SessionRow {
   updatedAt: number;
   eventCount: number;
   title: string | null;
+  lastTurn: LastTurn | null;
 }
 
 interface SessionPage {
@@ -97,7 +100,7 @@ export function SessionsPage() {
         <ul class="list">
           {(sessions ?? []).map((session) => (
             <li key={session.id} class={session.id === open?.id ? 'selected' : ''} data-session={session.id} onClick={() => setOpen(session)}>
-              <strong>{sessionTitle(session.title ?? undefined) ?? 'No message yet'}</strong>
+              <strong>{sessionTitle(session.title ?? undefined) ?? 'No message yet'}</strong> <LastTurnBadge lastTurn={session.lastTurn} />
               <div class="muted">
                 {session.syndicate} · {when(session.updatedAt)}
               </div>
@@ -117,6 +120,7 @@ export function SessionsPage() {
         <section class="card transcript">
           <header class="toolbar">
             <h2>{open.syndicate}</h2>
+            <LastTurnBadge lastTurn={open.lastTurn} />
             <span class="muted session-id">{open.id}</span>
             <a class="button" href={`#/chat/${encodeId(open.id)}`}>
               Continue in chat

@@ -129,10 +129,10 @@ export function sessionRoutes(store: () => Promise<Store>, registry: SyndicateRe
       tag: 'Sessions',
       access: 'viewer',
       params: idParams,
-      responses: { 200: { description: 'The session', schema: z.object({ session: sessionSchema }) }, 404: { description: 'No such session of yours' } },
+      responses: { 200: { description: 'The session, with its title and how its last turn ended', schema: z.object({ session: listedSchema }) }, 404: { description: 'No such session of yours' } },
       handle: async ({ params, caller }) => {
-        const session = await visible(caller, params.id);
-        return session ? json({ session: sessionOf(session) }) : notFound(params.id);
+        const session = maySeeSession(caller, params.id) ? (await (await store()).listSessions({ id: params.id }))[0] : undefined;
+        return session ? json({ session: listedOf(session) }) : notFound(params.id);
       },
     }),
     defineRoute({
@@ -181,7 +181,7 @@ export function sessionRoutes(store: () => Promise<Store>, registry: SyndicateRe
       params: idParams,
       body: z.strictObject({ atSeq: z.number().int().min(0).describe('The last event to copy') }),
       responses: {
-        201: { description: 'The new session', schema: z.object({ session: sessionSchema }) },
+        201: { description: 'The new session, with its title and how its last turn ended', schema: z.object({ session: listedSchema }) },
         404: { description: 'No such session of yours' },
         422: { description: 'atSeq is past the last event' },
       },
@@ -194,7 +194,7 @@ export function sessionRoutes(store: () => Promise<Store>, registry: SyndicateRe
         const forked = newSessionId(caller.userId);
         await db.openSession(forked, source.syndicate, { isNew: true });
         await db.appendEvents(forked, events.map((stored) => stored.event));
-        return json({ session: sessionOf((await db.getSession(forked))!) }, 201);
+        return json({ session: listedOf((await db.listSessions({ id: forked }))[0]!) }, 201);
       },
     }),
   ];
