@@ -89,7 +89,7 @@ async function benchQuality(embedder: Embedder, supersedeThreshold: number): Pro
   const silos = generateSilos(QUALITY_SILOS, SEED);
   const counts = { droppedRight: 0, droppedWrong: 0, restatements: 0, hits1: 0, hits5: 0, staleAsCurrent: 0, corrected: 0, leaked: 0, returned: 0, questions: 0, siblings: 0, siblingsRetired: 0 };
   for (const script of silos) {
-    const writer: FactWriter = { facts: store.facts, embedder, silo: script.silo, dedupThreshold: calibrationFor(embedder.model).dedup, supersedeThreshold };
+    const writer: FactWriter = { facts: store.facts, embedder, silo: script.silo, dedupThreshold: calibrationFor(embedder.model).dedup, supersedeThreshold, restatedThreshold: calibrationFor(embedder.model).restated };
     const candidates: CandidateFact[] = script.statements.map((s, i) => ({
       text: s.text,
       tag: s.tag,
@@ -173,7 +173,7 @@ async function benchScale(): Promise<void> {
   for (const scale of SCALES) {
     await fill(store, embedder, silo, size, scale - INGEST_SAMPLE, random);
     // Ingest throughput: the pipeline after extraction (embed, dedup probe, insert), at this size.
-    const writer: FactWriter = { facts: store.facts, embedder, silo, dedupThreshold: calibrationFor(embedder.model).dedup, supersedeThreshold: calibrationFor(embedder.model).supersede };
+    const writer: FactWriter = { facts: store.facts, embedder, silo, dedupThreshold: calibrationFor(embedder.model).dedup, supersedeThreshold: calibrationFor(embedder.model).supersede, restatedThreshold: calibrationFor(embedder.model).restated };
     const candidates: CandidateFact[] = Array.from({ length: INGEST_SAMPLE }, () => {
       const text = bulkFact(random);
       return { text, tag: 'FACT', date: null, source: 'user', keys: [text.split(' ')[4]!], provenance: null };

@@ -14,7 +14,8 @@ const SEED = 4;
 const SWEEPS: { [K in keyof EmbedderCalibration]: number[] } = {
   tieMargin: [0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 1],
   dedup: [0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.96],
-  supersede: [0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6],
+  supersede: [0.3, 0.35, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7],
+  restated: [0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.93],
 };
 
 export async function benchMemoryCalibration(): Promise<void> {

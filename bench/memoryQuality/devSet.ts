@@ -4,13 +4,19 @@ import type { BenchQuestion, BenchSet, BenchSilo, BenchStatement, QuestionClass 
 // The development set (issue 15): bench/memoryData.ts's synthetic users as a BenchSet, the only
 // set memory is tuned on. Corrections come in three wordings (the generator's own, one that names
 // the old value, one worded like a paraphrase), and about half the statements carry the
-// subject/attribute a client may send. Each user also corrects things never said before.
+// subject/attribute a client may send. Half the restatements come with another key than the
+// statement they restate, and each user also corrects things never said before.
 
 const SILOS = 20;
 const FIRST_STATEMENT_AT = Date.UTC(2026, 0, 1);
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 const HINTED_SHARE = 0.5;
+// A restatement keyed otherwise than the statement it restates, as often as this.
+const OTHER_KEY_SHARE = 0.5;
+const OTHER_KEY: Readonly<Record<string, string>> = {
+  home: 'city', employer: 'job', pet: 'dog', drink: 'beverage', car: 'vehicle', sport: 'exercise', allergy: 'health', language: 'studies', project: 'work',
+};
 // Corrections of things the user never said (a client remembers "I no longer …" without the fact it
 // ends having been stored): each must retire nothing, whatever sits closest.
 const UNANCHORED_PER_SILO = 2;
@@ -65,13 +71,15 @@ export function devSet(seed: number): BenchSet {
         return { ...base, text: statement.text, ...hints(`${key} detail`), truth: { slot: `user/${key}-detail`, value: statement.text, role: 'sibling' } };
       }
       if (statement.kind === 'restatement') restatedBeforeCorrection.add(key);
+      // Clients name an entity's keys unevenly from one statement to the next.
+      const keys = statement.kind === 'restatement' && random() < OTHER_KEY_SHARE ? [OTHER_KEY[key]!] : statement.keys;
       let text = statement.text;
       if (statement.kind === 'correction') {
         const wording = pick(random, ['plain', 'names-old-value', 'reworded'] as const);
         wordingOf.set(key, wording);
         text = correctionText(key, statement.value!, oldValueOf.get(key)!, wording);
       }
-      return { ...base, text, ...hints(key), truth: { slot: `user/${key}`, value: statement.value!, role: statement.kind } };
+      return { ...base, keys, text, ...hints(key), truth: { slot: `user/${key}`, value: statement.value!, role: statement.kind } };
     });
     const unanchored = [...UNANCHORED].sort(() => random() - 0.5).slice(0, UNANCHORED_PER_SILO);
     for (const [i, { text, keys }] of unanchored.entries()) {

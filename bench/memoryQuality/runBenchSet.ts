@@ -40,7 +40,7 @@ export type CalibrationOverride = Partial<EmbedderCalibration>;
 function memoryFor(store: SqliteStore, embedder: Embedder, silo: string, calibration: CalibrationOverride = {}): FactMemory {
   // remember and recall never call the extraction model; the scripted one stands in for it.
   const model = createScriptedModel({ agentName: 'MemoryExtractor', subagents: [], script: [] });
-  return createFactMemory({ store, embedder, silo, model, dedupThreshold: calibration.dedup, supersedeThreshold: calibration.supersede, tieMargin: calibration.tieMargin });
+  return createFactMemory({ store, embedder, silo, model, dedupThreshold: calibration.dedup, supersedeThreshold: calibration.supersede, restatedThreshold: calibration.restated, tieMargin: calibration.tieMargin });
 }
 
 /** What remember receives for a statement: the tool's fields, with the hints only when asked for. */

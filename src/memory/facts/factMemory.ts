@@ -31,6 +31,7 @@ export interface FactMemoryOptions {
   /** These three default to the ones measured for the embedder (calibration.ts). */
   dedupThreshold?: number;
   supersedeThreshold?: number;
+  restatedThreshold?: number;
   tieMargin?: number;
   /** Whether the extraction model decides restatements just below the threshold: by default when it is a real model, not the scripted one. */
   judgeHardCases?: boolean;
@@ -73,6 +74,7 @@ export function createFactMemory(options: FactMemoryOptions): FactMemory {
     silo,
     dedupThreshold: options.dedupThreshold ?? calibration.dedup,
     supersedeThreshold: options.supersedeThreshold ?? calibration.supersede,
+    restatedThreshold: options.restatedThreshold ?? calibration.restated,
     ...((options.judgeHardCases ?? model.provider !== 'scripted') ? { judge: modelJudge(model) } : {}),
   };
   // Writes run one at a time (session end and SIGINT can both ask to ingest), so two never read

@@ -2,7 +2,7 @@ import { EmbeddingModelMismatchError, type FactRecord, type ScoredFact, type Fac
 import type { Embedder } from '../embeddings/embedder.js';
 import type { FactJudge } from './factJudge.js';
 import { conflictingSpecifics, substitutesValue } from './specifics.js';
-import { attributeOf, correctedFacts, explicitlyDifferent, keysAgree, namesAsReplaced, namesReplacedSpecific, readsAsCorrection, sharesSubstance, updatedFacts } from './supersession.js';
+import { attributeOf, correctedFacts, explicitlyDifferent, keysAgree, namesAsReplaced, namesReplacedSpecific, readsAsCorrection, restatementsOf, sharesSubstance, updatedFacts } from './supersession.js';
 
 // Writes candidate facts to a silo: a dedup probe recognises restatements (same tag, the same
 // entity keys, no conflicting name, number, date, place or negation, and similar enough for the
@@ -21,6 +21,8 @@ export interface FactWriter {
   dedupThreshold: number;
   /** Cosine similarity at or above which a correction retires the closest active fact that shares a key. */
   supersedeThreshold: number;
+  /** Cosine similarity to a corrected fact at or above which an active fact repeating its old value restates it. */
+  restatedThreshold: number;
   /** Decides the restatements just below dedupThreshold (a real model); without one, they are stored as new facts. */
   judge?: FactJudge;
 }
@@ -114,15 +116,18 @@ export async function storeFacts(writer: FactWriter, candidates: readonly Candid
   // Every earlier active neighbour is a candidate, whatever its keys: clients name an entity's keys
   // differently from one statement to the next ("employer" then "work", "job"), so a shared key is
   // evidence for the fact corrected (supersession.ts), never a condition.
-  const retireReplaced = async (statement: FactRecord, embedding: Float32Array): Promise<string[]> => {
+  const earlierActive = async (statement: FactRecord, embedding: Float32Array): Promise<ScoredFact[]> => {
     const neighbours = await facts.searchVectors(silo, { embedding, embeddingModel: embedder.model, limit: CORRECTION_CANDIDATES, activeOnly: true });
-    const related = neighbours.filter(({ fact }) => fact.id !== statement.id && fact.createdAt <= statement.createdAt);
-    const retired = [
-      ...new Set([
-        ...(readsAsCorrection(statement) || namesReplacedSpecific(statement) ? correctedFacts(statement, related, { supersede: writer.supersedeThreshold, restatement: writer.dedupThreshold }) : []),
-        ...updatedFacts(statement, related),
-      ]),
-    ];
+    return neighbours.filter(({ fact }) => fact.id !== statement.id && fact.createdAt <= statement.createdAt);
+  };
+  const retireReplaced = async (statement: FactRecord, embedding: Float32Array): Promise<string[]> => {
+    const related = await earlierActive(statement, embedding);
+    const { retired: corrected, corrected: old } =
+      readsAsCorrection(statement) || namesReplacedSpecific(statement) ? correctedFacts(statement, related, { supersede: writer.supersedeThreshold, restatement: writer.dedupThreshold }) : { retired: [], corrected: undefined };
+    // The corrected fact's restatements are found by their likeness to it, not to the correction:
+    // one embedding more per correction, none per plain statement.
+    const restated = old === undefined ? [] : restatementsOf(old, statement, await earlierActive(statement, (await embedder.embed([old.text], signal))[0]!), writer.restatedThreshold);
+    const retired = [...new Set([...corrected, ...restated, ...updatedFacts(statement, related)])];
     await facts.supersedeFacts(silo, retired, statement.id);
     return retired;
   };

@@ -89,6 +89,29 @@ describe('a correction of something stored', () => {
   });
 });
 
+describe('a correction of a fact restated under another key', () => {
+  it('retires the restatement as well, found by its likeness to the corrected fact', async () => {
+    const rent = await remember('My rent is 1200 euros a month.', ['rent']);
+    const restated = await remember('I pay 1200 a month for the flat.', ['flat']);
+    const outcome = await memory.remember({ text: 'Correction: my rent went up to 1350 euros.', keys: ['rent'], tag: 'CORRECTION' });
+    expect(outcome.superseded.sort()).toEqual([rent, restated].sort());
+  });
+
+  it('leaves a fact that only shares the old value', async () => {
+    await remember('My rent is 1200 euros a month.', ['rent']);
+    await remember('I paid 1200 euros for my bike.', ['bike']);
+    await memory.remember({ text: 'Correction: my rent went up to 1350 euros.', keys: ['rent'], tag: 'CORRECTION' });
+    expect(await activeTexts()).toContain('I paid 1200 euros for my bike.');
+  });
+
+  it('leaves a fact naming the old value that says something else of it', async () => {
+    await remember('My manager is Sofia.', ['manager']);
+    await remember("Sofia is my neighbour's daughter.", ['neighbour']);
+    await memory.remember({ text: 'Actually my manager is Laura now.', keys: ['manager'], tag: 'CORRECTION' });
+    expect(await activeTexts()).toContain("Sofia is my neighbour's daughter.");
+  });
+});
+
 describe('restatements', () => {
   it('does not merge two things said of one entity, however close their wording', async () => {
     await remember('Our dog Rex is a beagle.', ['rex', 'dog']);
