@@ -110,9 +110,11 @@ export async function benchServerStreams(): Promise<void> {
   const oursUrl = `${ours.api}/turns`;
   const post = ours.post;
 
-  // The reference replays the SSE messages one real turn streamed, each written on its own.
+  // The reference takes the same request (its body read, as any server must before it answers)
+  // and replays the SSE messages one real turn streamed, each written on its own.
   const sample = await streamOnce(oursUrl, post(-1));
-  const bare = createServer((_req, res) => {
+  const bare = createServer(async (req, res) => {
+    for await (const _chunk of req);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const chunk of sample.chunks) res.write(chunk);
     res.end();
@@ -124,7 +126,7 @@ export async function benchServerStreams(): Promise<void> {
   for (const concurrency of CONCURRENCY) {
     await measure(concurrency, 32, async () => (await streamOnce(oursUrl, post(session++))).firstMs);
     const server = await measure(concurrency, TURNS_PER_LEVEL, async () => (await streamOnce(oursUrl, post(session++))).firstMs);
-    const reference = await measure(concurrency, TURNS_PER_LEVEL, async () => (await streamOnce(bareUrl, { method: 'POST' })).firstMs);
+    const reference = await measure(concurrency, TURNS_PER_LEVEL, async () => (await streamOnce(bareUrl, post(session++))).firstMs);
     const s = summarize(server.firstEventMs);
     const r = summarize(reference.firstEventMs);
     report(`server streams c=${concurrency}`, {
