@@ -28,6 +28,15 @@ export function launchBrowser(): Promise<BrowserContext> {
   return chromium.launchPersistentContext(scratchDir('chromium-profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 860 } });
 }
 
+/** A page of the browser signed in to the studio as the admin, its locators waiting up to `timeoutMs`. */
+export async function signedInPage(browser: BrowserContext, server: StudioServer, timeoutMs: number): Promise<Page> {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(timeoutMs);
+  await page.goto(`${server.url}/#sign-in=${ADMIN_TOKEN}`);
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  return page;
+}
+
 export interface StudioServer {
   url: string;
   live: LiveCli;

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TurnEvent, TurnEventOf } from '../../src/core/events.js';
-import { ADMIN_TOKEN, HAVE_CHROMIUM, launchBrowser, screenshot, startStudioServer, storeEventsForAdmin, type StudioServer } from './browser.js';
+import { HAVE_CHROMIUM, launchBrowser, screenshot, signedInPage, startStudioServer, storeEventsForAdmin, type StudioServer } from './browser.js';
 
 // How a session's last turn ended, as the studio shows it: a session whose turn the server's
 // shutdown cancelled is marked interrupted in the list of sessions, over its transcript, and in
@@ -27,10 +27,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the studio's sessions, marked with how their la
     interrupted = await storeEventsForAdmin(server, 'cut-short', 'Council', turn('Draft the quarterly plan', { status: 'cancelled', error: 'the turn was cancelled: interrupted: the server shut down', interrupted: true }));
     completed = await storeEventsForAdmin(server, 'finished', 'Council', turn('Name the new meeting room', { status: 'completed', output: 'The Loft.' }));
     browser = await launchBrowser();
-    page = await browser.newPage();
-    page.setDefaultTimeout(10_000);
-    await page.goto(`${server.url}/#sign-in=${ADMIN_TOKEN}`);
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    page = await signedInPage(browser, server, 10_000);
   }, 60_000);
 
   afterAll(async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchDir } from '../support/scratchDir.js';
-import { ADMIN_TOKEN, FLAKY_MCP_SERVER, HAVE_CHROMIUM, launchBrowser, screenshot, startStudioServer, type StudioServer } from './browser.js';
+import { FLAKY_MCP_SERVER, HAVE_CHROMIUM, launchBrowser, screenshot, signedInPage, startStudioServer, type StudioServer } from './browser.js';
 
 // The studio's Work page as a user meets it, against a real `syndicate serve --offline`: a task
 // added in the form fires every two seconds and its answered runs show up, a bad cron is refused
@@ -47,11 +47,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio’s Work page', () => {
   beforeAll(async () => {
     server = await startStudioServer({ files: [backOffice()] });
     browser = await launchBrowser();
-    page = await browser.newPage();
-    page.setDefaultTimeout(15_000);
+    page = await signedInPage(browser, server, 15_000);
     page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(`${server.url}/#sign-in=${ADMIN_TOKEN}`);
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
   }, 60_000);
 
   afterAll(async () => {
