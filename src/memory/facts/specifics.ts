@@ -26,6 +26,11 @@ const OPENERS: ReadonlySet<string> = new Set(
     'that the their there these they this today tomorrow update we yesterday you your').split(' '),
 );
 
+/** What kind of value a specific states: a number, date or time, or negation (`quantity`), or else a name. */
+export function specificKind(word: string): 'quantity' | 'name' {
+  return word === NOT || HAS_DIGIT.test(word) || WORDED_SPECIFICS.has(word) ? 'quantity' : 'name';
+}
+
 /** "4,800" and "4800" state the same number. */
 function normalisedNumber(word: string): string {
   return word.replace(/,(?=\d{3}\b)/g, '');

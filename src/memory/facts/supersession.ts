@@ -1,5 +1,5 @@
 import { rankingWords, type FactRecord, type ScoredFact } from '../../store/facts.js';
-import { conflictingSpecifics, mentionsAll, specificsOf, substitutesValue } from './specifics.js';
+import { conflictingSpecifics, mentionsAll, specificKind, specificsOf, substitutesValue } from './specifics.js';
 
 // Which active facts a correction retires (issue 15): the same subject's same attribute, and the
 // restatements of the value it replaces, never a sibling attribute of the same entity. A fact
@@ -26,9 +26,10 @@ const NEGATED_CLAUSE = /\b(?:not|(?:do|does|did)n['’]t|no longer|instead of|ra
 // sibling that sits as close (the rent against the size), never more than a clear cosine lead.
 // Calibrated on the development set (BENCH=memoryQuality).
 const FRAME_WEIGHT = 0.25;
-// A correction that states a name, number or date replaces a fact stating another one, rather than
-// a sibling that states none ("…car is a Tesla Model 3" corrects "…drives a Renault Zoe", not
-// "…car needs new tyres"): such a fact counts this much closer.
+// A correction that states a name, number or date replaces a fact stating another of its kind,
+// rather than a sibling that states none or another kind ("…car is a Tesla Model 3" corrects
+// "…drives a Renault Zoe", not "…car needs new tyres"; "…working on the Kestrel project" corrects
+// "…project is called Juniper", not "…project deadline is in June"): such a fact counts this much closer.
 const VALUE_WEIGHT = 0.1;
 // A fact sharing a key with the correction counts this much closer: clients name keys unevenly, so a
 // shared key is evidence, not a condition.
@@ -196,7 +197,8 @@ export function correctedFacts(correction: FactRecord, related: readonly ScoredF
     .filter((hit) => !explicitlyDifferent(own, hit.attribute));
   if (eligible.length === 0) return NOTHING;
   const values = specificsOf(correction.text, correction.keys);
-  const replacesValue = (fact: FactRecord): boolean => values.size > 0 && [...specificsOf(fact.text, fact.keys)].some((word) => !values.has(word));
+  const kinds = new Set([...values].map(specificKind));
+  const replacesValue = (fact: FactRecord): boolean => [...specificsOf(fact.text, fact.keys)].some((word) => !values.has(word) && kinds.has(specificKind(word)));
   const fit = (hit: (typeof eligible)[number]): number =>
     hit.score + FRAME_WEIGHT * jaccard(own.frame, hit.attribute.frame) + (replacesValue(hit.fact) ? VALUE_WEIGHT : 0) + (sharesKey(hit.fact.keys, correction.keys) ? KEY_WEIGHT : 0);
   const negated = negatedWords(correction.text);

@@ -89,6 +89,15 @@ describe('a correction of something stored', () => {
   });
 });
 
+describe('a correction stating a name', () => {
+  it('retires the fact stating another name, not a sibling stating a date', async () => {
+    const project = await remember("The user's current project is called Juniper.", ['project']);
+    await remember("The user's project deadline is in June.", ['project']);
+    const outcome = await memory.remember({ text: 'Actually, the user is working on the Kestrel project.', keys: ['project'], tag: 'CORRECTION' });
+    expect(outcome.superseded).toEqual([project]);
+  });
+});
+
 describe('a correction of a fact restated under another key', () => {
   it('retires the restatement as well, found by its likeness to the corrected fact', async () => {
     const rent = await remember('My rent is 1200 euros a month.', ['rent']);
