@@ -32,7 +32,7 @@ function sendRaw(request: (host: string) => string): Promise<string> {
 describe('a body that lies in its Content-Length', () => {
   it('is answered 408 once the request timeout passes, and its connection closed, rather than held open', async () => {
     const answer = await sendRaw(
-      (host) => `POST /api/v1/turns HTTP/1.1\r\nhost: ${host}\r\nauthorization: Bearer alice-key\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"syndicate":`,
+      (host) => `POST /api/v1/syndicates/validate HTTP/1.1\r\nhost: ${host}\r\nauthorization: Bearer alice-key\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"yaml":`,
     );
 
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);

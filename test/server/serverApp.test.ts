@@ -47,6 +47,13 @@ describe('the /api/v1 edge', () => {
     expect(response.headers.get('content-type')).toContain('application/problem+json');
   });
 
+  it('refuses a stranger before reading the body: 401, not 413 or 400', async () => {
+    for (const body of [JSON.stringify({ yaml: 'x'.repeat(2 * 1024 * 1024) }), '{"yaml": ']) {
+      const response = await fetch(`${t.server.url}/api/v1/syndicates/validate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(response.status).toBe(401);
+    }
+  });
+
   it('answers malformed JSON with a 400 problem', async () => {
     const response = await t.api('/syndicates/validate', { method: 'POST', body: '{"yaml": ' });
     expect(response.status).toBe(400);

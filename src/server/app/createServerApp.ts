@@ -235,8 +235,7 @@ export async function createServerApp(options: ServerAppOptions): Promise<Server
   const rateBuckets: RateBucket[] = [{ limiter: createRateLimiter(limit) }, { limiter: createRateLimiter(limit), clientOf: apiKeyIdOf }];
   const refuse = (_req: Request, res: Response, status: number, message: string) => sendProblem(res, problem(status, message));
   api.use(...rateGuards(rateBuckets, refuse));
-  api.use(express.json({ limit: options.maxBodyBytes ?? DEFAULT_API_BODY_BYTES }));
-  mountRoutes(api, routes, { authenticate: auth.authenticate, warn });
+  mountRoutes(api, routes, { authenticate: auth.authenticate, warn, readBody: express.json({ limit: options.maxBodyBytes ?? DEFAULT_API_BODY_BYTES }) });
   api.use((req, res) => sendProblem(res, problem(404, `there is no ${req.method} ${req.baseUrl}${req.path}; the routes are listed at /api/v1/openapi.json`)));
   api.use(bodyErrors(warn));
   app.use('/api/v1', api);

@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { attachApiCaller, hasRole, type ApiCaller, type Role } from '../caller.js';
 import { problem, sendProblem, type Problem } from './problem.js';
@@ -82,6 +82,12 @@ export type Authenticate = (req: Request) => Promise<ApiCaller | Problem>;
 
 export interface MountOptions {
   authenticate: Authenticate;
+  /**
+   * Reads a JSON body (express.json), run once the caller is authorised for a route that takes
+   * one: a stranger's megabyte is never parsed. Its failures go to the router's error handler.
+   * Without it, the body must have been read before the routes.
+   */
+  readBody?: RequestHandler;
   /** Where a handler's unexpected failure is told (it answers a bare 500). */
   warn: (message: string) => void;
 }
@@ -182,15 +188,26 @@ async function authorised(req: Request, access: Access, authenticate: Authentica
   return who;
 }
 
+/** Runs a body-reading middleware to its end: the error it passed on, or undefined once the body is read. */
+function readWith(readBody: RequestHandler, req: Request, res: Response): Promise<unknown> {
+  return new Promise((resolve) => {
+    readBody(req, res, resolve);
+  });
+}
+
 /** Adds each route to `router` (mounted at /api/v1). */
 export function mountRoutes(router: Router, routes: readonly AnyRoute[], options: MountOptions): void {
   for (const route of routes) {
-    router[route.method](route.path, async (req: Request, res: Response) => {
+    router[route.method](route.path, async (req: Request, res: Response, next: NextFunction) => {
       try {
         const caller = await authorised(req, route.access, options.authenticate);
         if (caller !== undefined && !isCaller(caller)) return sendProblem(res, caller);
         // express.json leaves any other body unread: validated as absent, it would be blamed on the fields.
         if (route.body !== undefined && req.is('application/json') === false) return sendProblem(res, problem(415, NOT_JSON));
+        if (route.body !== undefined && options.readBody !== undefined) {
+          const unread = await readWith(options.readBody, req, res);
+          if (unread !== undefined) return next(unread);
+        }
         const undeclared = undeclaredQuery(route, req.query);
         if (undeclared) return sendProblem(res, undeclared);
         const input: Record<Part, unknown> = { params: undefined, query: undefined, headers: undefined, body: undefined };
