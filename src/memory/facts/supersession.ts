@@ -113,11 +113,10 @@ function negatedWords(text: string): string[] {
 /**
  * Whether a fact states what a correction names as replaced: a name, number or date of it, or more
  * than half its words. Half is too little to retire a fact on: "I no longer drive to work" names
- * "work" of "I work as a nurse".
+ * "work" of "I work as a nurse". `specifics` are the correction's names, numbers and dates.
  */
-function statesNegated(fact: FactRecord, negated: readonly string[], correction: FactRecord): boolean {
+function statesNegated(fact: FactRecord, negated: readonly string[], specifics: ReadonlySet<string>): boolean {
   const words = new Set(rankingWords(fact.text));
-  const specifics = specificsOf(correction.text, correction.keys);
   const named = negated.filter((word) => words.has(word));
   return named.some((word) => specifics.has(word)) || named.length * 2 > negated.length;
 }
@@ -207,7 +206,7 @@ export function correctedFacts(correction: FactRecord, related: readonly ScoredF
   // turns up in facts about something else ("…dog is called Pixel, not Olive" beside "On a trip to
   // Oslo the user went to a food market with Olive.").
   const named = eligible.filter(
-    (hit) => explicitlySame(own, hit.attribute) || (negated.length > 0 && statesNegated(hit.fact, negated, correction) && fit(hit) >= thresholds.supersede),
+    (hit) => explicitlySame(own, hit.attribute) || (negated.length > 0 && statesNegated(hit.fact, negated, values) && fit(hit) >= thresholds.supersede),
   );
   // A statement not worded or tagged as a correction corrects only the facts it names as replaced.
   if (named.length === 0 && !readsAsCorrection(correction)) return NOTHING;
